@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One-command set-up: system packages (card art, fonts, Chromium for page tests),
+# a project venv in .venv with the runtime + dev + synth extras, and the npm card art.
+# Usage: bash scripts/setup.sh [--train]   (--train adds torch + ultralytics for training)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(gnome-cards-data kdegames-card-data-kf5 fonts-dejavu-core fonts-liberation
+              fonts-freefont-ttf librsvg2-bin chromium chromium-driver)
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "setup: please install (as root): apt-get install ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+python3 -m venv .venv
+.venv/bin/pip install -q --upgrade pip
+extras="dev,synth"
+[[ "${1:-}" == "--train" ]] && extras="$extras,train"
+.venv/bin/pip install -q -e ".[${extras}]"
+
+if [ -f scripts/npm/package.json ]; then
+  (cd scripts/npm && npm ci --silent --no-audit --no-fund)
+fi
+echo "setup: done (.venv ready; extras: ${extras})"

@@ -1,0 +1,185 @@
+"""`Detections`: the one type every vision stage passes on.
+
+The detector fills boxes and confidences (``card`` is ``None``), the classifier
+fills ``card`` and ``card_confidence``, merging joins the two corner indices of
+one card, the starter finder sets ``is_starter``, and the annotator and the
+evaluation only read. Like supervision's ``Detections``: arrays checked in
+``__post_init__``, boolean-mask indexing gives a new object, adapters are
+classmethods that read foreign results without importing their library.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from scorer.cards import Card
+
+
+@dataclass(frozen=True, eq=False)
+class Detection:
+    """One card found in a photo (a read-only view of one row of :class:`Detections`)."""
+
+    card: Card | None
+    """What the classifier read; ``None`` before classification."""
+    confidence: float
+    """How sure the recognizer is of this card, 0..1 (detector x classifier)."""
+    xyxy: tuple[float, float, float, float]
+    """Box in original-image pixels: the union of the indices seen, or the whole card."""
+    quad: tuple[tuple[float, float], ...]
+    """Four corners (clockwise from top-left of the box) in original-image pixels."""
+    indices: tuple[tuple[float, float, float, float], ...]
+    """Boxes of the corner indices (rank + suit glyphs) that were seen, original pixels."""
+    is_starter: bool = False
+    """Whether the starter finder picked this card as the starter."""
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.xyxy
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+
+def _quad_of(xyxy: np.ndarray) -> np.ndarray:
+    x0, y0, x1, y1 = xyxy
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], dtype=np.float32)
+
+
+@dataclass(frozen=True, eq=False)
+class Detections:
+    """N detections as parallel arrays; iterate to get :class:`Detection` rows.
+
+    ``xyxy`` (N, 4) and ``quad`` (N, 4, 2) are in original-image pixels.
+    ``indices`` holds, per row, the (K, 4) boxes of the corner indices seen.
+    """
+
+    xyxy: np.ndarray
+    confidence: np.ndarray
+    cards: tuple[Card | None, ...] = ()
+    quad: np.ndarray | None = None
+    indices: tuple[np.ndarray, ...] = ()
+    is_starter: np.ndarray | None = None
+    data: dict[str, np.ndarray] = field(default_factory=dict)
+    """Extra per-row arrays (e.g. ``class_probs``), indexed along with the rest."""
+
+    def __post_init__(self) -> None:
+        xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4)
+        n = len(xyxy)
+        object.__setattr__(self, "xyxy", xyxy)
+        conf = np.asarray(self.confidence, dtype=np.float32).reshape(-1)
+        if conf.shape != (n,):
+            raise ValueError(f"confidence has {conf.shape[0]} rows, xyxy has {n}")
+        object.__setattr__(self, "confidence", conf)
+        cards = tuple(self.cards) if self.cards else (None,) * n
+        if len(cards) != n:
+            raise ValueError(f"cards has {len(cards)} rows, xyxy has {n}")
+        object.__setattr__(self, "cards", cards)
+        quad = (np.stack([_quad_of(b) for b in xyxy]) if n else np.zeros((0, 4, 2), np.float32)) \
+            if self.quad is None else np.asarray(self.quad, dtype=np.float32).reshape(-1, 4, 2)
+        if len(quad) != n:
+            raise ValueError(f"quad has {len(quad)} rows, xyxy has {n}")
+        object.__setattr__(self, "quad", quad)
+        indices = tuple(np.asarray(i, np.float32).reshape(-1, 4) for i in self.indices) \
+            if self.indices else tuple(b[None, :].copy() for b in xyxy)
+        if len(indices) != n:
+            raise ValueError(f"indices has {len(indices)} rows, xyxy has {n}")
+        object.__setattr__(self, "indices", indices)
+        starter = np.zeros(n, bool) if self.is_starter is None else np.asarray(self.is_starter, bool)
+        if starter.shape != (n,):
+            raise ValueError(f"is_starter has {starter.shape[0]} rows, xyxy has {n}")
+        object.__setattr__(self, "is_starter", starter)
+        for key, arr in self.data.items():
+            if len(arr) != n:
+                raise ValueError(f"data[{key!r}] has {len(arr)} rows, xyxy has {n}")
+
+    @classmethod
+    def empty(cls) -> Detections:
+        return cls(xyxy=np.zeros((0, 4), np.float32), confidence=np.zeros(0, np.float32))
+
+    def __len__(self) -> int:
+        return len(self.xyxy)
+
+    def __iter__(self) -> Iterator[Detection]:
+        return (self.row(i) for i in range(len(self)))
+
+    def row(self, i: int) -> Detection:
+        return Detection(
+            card=self.cards[i],
+            confidence=float(self.confidence[i]),
+            xyxy=tuple(float(v) for v in self.xyxy[i]),
+            quad=tuple((float(x), float(y)) for x, y in self.quad[i]),
+            indices=tuple(tuple(float(v) for v in b) for b in self.indices[i]),
+            is_starter=bool(self.is_starter[i]),
+        )
+
+    def __getitem__(self, key: int | slice | np.ndarray | Sequence[int]) -> Detection | Detections:
+        """``d[i]`` is one :class:`Detection`; ``d[mask]``, ``d[1:]``, ``d[[2, 0]]`` a new ``Detections``."""
+        if isinstance(key, (int, np.integer)):
+            return self.row(int(key))
+        idx = np.arange(len(self))[key]
+        return Detections(
+            xyxy=self.xyxy[idx],
+            confidence=self.confidence[idx],
+            cards=tuple(self.cards[i] for i in idx),
+            quad=self.quad[idx],
+            indices=tuple(self.indices[i] for i in idx),
+            is_starter=self.is_starter[idx],
+            data={k: np.asarray(v)[idx] for k, v in self.data.items()},
+        )
+
+    def with_(self, **changes) -> Detections:
+        """A copy with some fields replaced (the type is frozen)."""
+        return replace(self, **changes)
+
+    @property
+    def card_list(self) -> list[Card]:
+        """The cards read, skipping unread rows."""
+        return [c for c in self.cards if c is not None]
+
+    @property
+    def center(self) -> np.ndarray:
+        return (self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2
+
+    @classmethod
+    def merge(cls, parts: Sequence[Detections]) -> Detections:
+        parts = [p for p in parts if len(p)]
+        if not parts:
+            return cls.empty()
+        keys = set.intersection(*(set(p.data) for p in parts))
+        return cls(
+            xyxy=np.concatenate([p.xyxy for p in parts]),
+            confidence=np.concatenate([p.confidence for p in parts]),
+            cards=tuple(c for p in parts for c in p.cards),
+            quad=np.concatenate([p.quad for p in parts]),
+            indices=tuple(i for p in parts for i in p.indices),
+            is_starter=np.concatenate([p.is_starter for p in parts]),
+            data={k: np.concatenate([p.data[k] for p in parts]) for k in keys},
+        )
+
+    @classmethod
+    def from_yolo_labels(
+        cls, path: str | Path, image_size: tuple[int, int], class_cards: Sequence[Card | None] | None = None
+    ) -> Detections:
+        """Read a YOLO label file (``class cx cy w h`` normalized) into pixel boxes.
+
+        ``image_size`` is (width, height); ``class_cards`` maps class ids to cards.
+        """
+        w, h = image_size
+        rows = [line.split() for line in Path(path).read_text().splitlines() if line.strip()]
+        if not rows:
+            return cls.empty()
+        arr = np.array([[float(v) for v in r[:5]] for r in rows], np.float32)
+        cx, cy, bw, bh = arr[:, 1] * w, arr[:, 2] * h, arr[:, 3] * w, arr[:, 4] * h
+        xyxy = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)
+        cards = tuple(class_cards[int(c)] for c in arr[:, 0]) if class_cards is not None else ()
+        return cls(xyxy=xyxy, confidence=np.ones(len(arr), np.float32), cards=cards)
+
+    @classmethod
+    def from_ultralytics(cls, result) -> Detections:  # noqa: ANN001 - foreign type, not imported
+        """Read an ``ultralytics`` ``Results`` (train/eval only) without importing ultralytics."""
+        boxes = result.boxes
+        xyxy = boxes.xyxy.cpu().numpy()
+        return cls(xyxy=xyxy, confidence=boxes.conf.cpu().numpy(),
+                   data={"class_id": boxes.cls.cpu().numpy().astype(np.int64)})

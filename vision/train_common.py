@@ -1,0 +1,97 @@
+"""Shared training plumbing for `train_detector` and `train_classifier` (Ultralytics).
+
+Only ``vision/train_*.py`` import Ultralytics/torch; the runtime never does.
+Models are built from Ultralytics' packaged architecture YAMLs with our own
+compound scale (depth, width) and trained from scratch (``pretrained=False``):
+no weights are ever downloaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+from vision.offline import PROJECT_ROOT, prepare_offline
+
+MODELS_DIR = PROJECT_ROOT / "models"
+
+
+def scaled_model_yaml(base: str, depth: float, width: float, max_channels: int, nc: int, out: Path) -> Path:
+    """Write ``out``: Ultralytics' packaged ``base`` architecture at our own scale and class count."""
+    import ultralytics
+    import yaml
+
+    matches = sorted(Path(ultralytics.__file__).parent.glob(f"cfg/models/**/{base}"))
+    if not matches:
+        raise FileNotFoundError(f"Ultralytics ships no architecture named {base}")
+    cfg = yaml.safe_load(matches[0].read_text())
+    cfg["scales"] = {"c": [depth, width, max_channels]}
+    cfg["scale"] = "c"
+    cfg["nc"] = nc
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(yaml.safe_dump(cfg, sort_keys=False))
+    return out
+
+
+def pick_device(requested: str | None) -> str:
+    """``requested`` if given, else the first CUDA GPU when one is lent, else the CPU."""
+    if requested:
+        return requested
+    import torch
+
+    return "0" if torch.cuda.is_available() else "cpu"
+
+
+def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batch: int) -> None:
+    p.add_argument("--data", required=True, help="dataset (detect: data.yaml; classify: folder with train/val)")
+    p.add_argument("--project", default=str(PROJECT_ROOT / "runs"), help="where runs and checkpoints go")
+    p.add_argument("--name", required=False, help="run name (a folder under --project)")
+    p.add_argument("--imgsz", type=int, default=imgsz, help="training image size in px")
+    p.add_argument("--epochs", type=int, default=epochs, help="total epochs")
+    p.add_argument("--batch", type=int, default=batch, help="batch size")
+    p.add_argument("--workers", type=int, default=2, help="data-loader processes")
+    p.add_argument("--device", default=None, help="cpu, 0, ... (default: GPU if lent, else CPU)")
+    p.add_argument("--depth", type=float, required=False, help="compound depth multiple")
+    p.add_argument("--width", type=float, required=False, help="compound width multiple")
+    p.add_argument("--resume", action="store_true", help="continue the run's last.pt checkpoint")
+    p.add_argument("--fraction", type=float, default=1.0, help="use this fraction of the training set")
+    p.add_argument("--export-to", default=None, help="ONNX path to write when done (default under models/)")
+    p.add_argument("--no-export", action="store_true", help="train only")
+    p.add_argument("--seed", type=int, default=0)
+
+
+def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, **train_args) -> Path:
+    """Train from scratch, or resume ``run_dir/weights/last.pt``; returns the best checkpoint."""
+    prepare_offline()
+    from ultralytics import YOLO
+
+    last = run_dir / "weights" / "last.pt"
+    if resume and last.exists():
+        model = YOLO(str(last))
+        model.train(resume=True)
+    else:
+        if resume:
+            print(f"no checkpoint at {last}; starting a new run")
+        model = YOLO(str(model_yaml))
+        model.train(project=str(run_dir.parent), name=run_dir.name, exist_ok=True,
+                    pretrained=False, amp=False, plots=False, **train_args)
+    best = run_dir / "weights" / "best.pt"
+    return best if best.exists() else last
+
+
+def export_onnx(checkpoint: Path, out: Path, imgsz: int, metadata: dict) -> Path:
+    """Export a checkpoint to ONNX (static shape, opset that onnxruntime runs) and write a sidecar JSON."""
+    prepare_offline()
+    from ultralytics import YOLO
+
+    model = YOLO(str(checkpoint))
+    produced = Path(model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True, opset=17))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(produced, out)
+    names = model.names if isinstance(model.names, dict) else dict(enumerate(model.names))
+    meta = {"imgsz": imgsz, "names": [names[i] for i in sorted(names)], **metadata}
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+    print(f"exported {out} ({out.stat().st_size / 1e6:.1f} MB)")
+    return out
