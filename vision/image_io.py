@@ -1,0 +1,146 @@
+"""Decode photos for recognition: EXIF orientation, reduced-scale JPEG decode, size limits.
+
+Phones store pixels sideways and say so in EXIF tag 0x0112; we read that tag
+ourselves (a few bytes of the JPEG header) and rotate, so every decoder path
+agrees. Big JPEGs decode at 1/2, 1/4 or 1/8 scale (libjpeg's DCT scaling,
+several times faster than a full decode) when the smaller image still has
+enough pixels for the corner indices.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MAX_BYTES = 20 * 1024 * 1024
+MAX_PIXELS = 50_000_000
+_TRAILER_BYTES = 256 * 1024
+
+
+class ImageError(ValueError):
+    """The bytes are not a photo we can read (empty, not an image, truncated, too large)."""
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A decoded photo (BGR, upright) and how it maps to the original pixels."""
+
+    image: np.ndarray
+    """BGR uint8, EXIF orientation applied, possibly decoded at reduced scale."""
+    scale: float
+    """Original pixels per decoded pixel (1, 2, 4 or 8)."""
+    original_size: tuple[int, int]
+    """(width, height) of the upright original image."""
+
+
+def exif_orientation(data: bytes) -> int:
+    """The EXIF orientation (1..8) of a JPEG, 1 when absent or unreadable."""
+    if data[:2] != b"\xff\xd8":
+        return 1
+    pos = 2
+    while pos + 4 <= len(data):
+        if data[pos] != 0xFF:
+            return 1
+        marker = data[pos + 1]
+        if marker in (0xD9, 0xDA):  # end of image / start of scan: no EXIF before pixels
+            return 1
+        (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
+        segment = data[pos + 4 : pos + 2 + length]
+        if marker == 0xE1 and segment[:6] == b"Exif\x00\x00":
+            return _orientation_from_tiff(segment[6:])
+        pos += 2 + length
+    return 1
+
+
+def _orientation_from_tiff(tiff: bytes) -> int:
+    try:
+        endian = {b"II": "<", b"MM": ">"}[tiff[:2]]
+        (ifd,) = struct.unpack(endian + "I", tiff[4:8])
+        (count,) = struct.unpack(endian + "H", tiff[ifd : ifd + 2])
+        for i in range(count):
+            entry = tiff[ifd + 2 + 12 * i : ifd + 14 + 12 * i]
+            tag, _typ, _n = struct.unpack(endian + "HHI", entry[:8])
+            if tag == 0x0112:
+                (value,) = struct.unpack(endian + "H", entry[8:10])
+                return value if 1 <= value <= 8 else 1
+    except (KeyError, struct.error, IndexError):
+        pass
+    return 1
+
+
+def _apply_orientation(img: np.ndarray, orientation: int) -> np.ndarray:
+    if orientation in (2, 4, 5, 7):
+        img = cv2.flip(img, 1)
+    rotate = {3: cv2.ROTATE_180, 4: cv2.ROTATE_180, 5: cv2.ROTATE_90_COUNTERCLOCKWISE,
+              6: cv2.ROTATE_90_CLOCKWISE, 7: cv2.ROTATE_90_CLOCKWISE, 8: cv2.ROTATE_90_COUNTERCLOCKWISE}
+    if orientation in (5, 7):  # transpose / transverse: mirror then rotate the other way
+        return cv2.rotate(img, cv2.ROTATE_90_COUNTERCLOCKWISE if orientation == 5 else cv2.ROTATE_90_CLOCKWISE)
+    return cv2.rotate(img, rotate[orientation]) if orientation in rotate else img
+
+
+def _header_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG SOF or PNG IHDR header without decoding pixels."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return struct.unpack(">II", data[16:24])
+    if data[:2] != b"\xff\xd8":
+        return None
+    pos = 2
+    while pos + 9 <= len(data):
+        if data[pos] != 0xFF:
+            return None
+        marker = data[pos + 1]
+        (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
+        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+            h, w = struct.unpack(">HH", data[pos + 5 : pos + 9])
+            return w, h
+        pos += 2 + length
+    return None
+
+
+_REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def decode_photo(data: bytes, *, min_long_side: int = 1600) -> Photo:
+    """Decode image bytes upright, at the smallest JPEG scale whose long side stays ≥ ``min_long_side``.
+
+    Raises :class:`ImageError` for empty, oversized, truncated or non-image data.
+    """
+    if not data:
+        raise ImageError("the file is empty")
+    if len(data) > MAX_BYTES:
+        raise ImageError(f"the file is {len(data) / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB")
+    size = _header_size(data)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        raise ImageError(f"the image is {size[0]}x{size[1]} ({size[0] * size[1] / 1e6:.0f} megapixels); "
+                         f"the limit is {MAX_PIXELS // 1_000_000} megapixels")
+    # Some phones append data after the end-of-image marker, so look near the end, not at it.
+    if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-_TRAILER_BYTES:]:
+        raise ImageError("the JPEG is truncated (no end-of-image marker)")
+    arr = np.frombuffer(data, np.uint8)
+    factor = 1
+    if size is not None and data[:2] == b"\xff\xd8":
+        while factor < 8 and max(size) // (factor * 2) >= min_long_side:
+            factor *= 2
+    flag = _REDUCED.get(factor, cv2.IMREAD_COLOR) | cv2.IMREAD_IGNORE_ORIENTATION
+    img = cv2.imdecode(arr, flag)
+    if img is None:
+        raise ImageError("the file is not an image OpenCV can read (JPEG, PNG, WebP, ...)")
+    if img.shape[0] * img.shape[1] * factor * factor > MAX_PIXELS:
+        raise ImageError(f"the image has over {MAX_PIXELS // 1_000_000} megapixels")
+    img = _apply_orientation(img, exif_orientation(data))
+    h, w = img.shape[:2]
+    return Photo(image=img, scale=float(factor), original_size=(w * factor, h * factor))
+
+
+def read_photo(path: str | Path, **kwargs) -> Photo:
+    """Read and decode a photo file; see :func:`decode_photo`."""
+    p = Path(path)
+    if not p.is_file():
+        raise ImageError(f"{p}: no such file")
+    if p.stat().st_size > MAX_BYTES:
+        raise ImageError(f"{p}: {p.stat().st_size / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB")
+    return decode_photo(p.read_bytes(), **kwargs)

@@ -1,0 +1,207 @@
+"""Photo -> Detections with cards (ONNX Runtime + OpenCV; no torch).
+
+Pipeline: decode upright at reduced scale (:mod:`vision.image_io`) -> the
+detector finds corner indices on a letterboxed copy -> each index is cut as a
+square crop from the decoded (not letterboxed) photo and read by the
+classifier (52 cards + ``none``) -> indices read as the same card are merged
+into one detection (a deck holds each card once), their evidence combined.
+
+>>> from vision import recognize  # doctest: +SKIP
+>>> [str(d.card) for d in recognize("sample_images/hand.jpg")]  # doctest: +SKIP
+['5H', '5D', '5S', 'JC', '5C']
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.cards import Card
+from vision.detections import Detections
+from vision.image_io import Photo, decode_photo, read_photo
+
+MODELS_DIR = Path(os.environ.get("CRIBCOUNT_MODELS", Path(__file__).resolve().parent.parent / "models"))
+NONE_CLASS = "none"
+
+
+class ModelMissingError(FileNotFoundError):
+    """The shipped ONNX models are not where they should be."""
+
+
+@dataclass(frozen=True)
+class RecognizerConfig:
+    """Thresholds, named for the measurement behind them (see models/README.md)."""
+
+    index_confidence: float = 0.25
+    """Detector score to keep an index box (low: the classifier rejects clutter as ``none``)."""
+    nms_iou: float = 0.5
+    card_confidence: float = 0.5
+    """Classifier probability a card needs, after merging its indices."""
+    crop_margin: float = 0.25
+    """Crop = index box grown by this fraction of its size on each side, then squared (as in training)."""
+    min_long_side: int = 1600
+    """Decode JPEGs at the smallest DCT scale that keeps this many pixels on the long side."""
+
+
+def _session(path: Path):
+    import onnxruntime as ort
+
+    if not path.exists():
+        raise ModelMissingError(f"model file {path} is missing; see models/README.md to retrain")
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+
+
+def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
+    h, w = img.shape[:2]
+    r = size / max(h, w)
+    nw, nh = round(w * r), round(h * r)
+    resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    top, left = (size - nh) // 2, (size - nw) // 2
+    canvas[top : top + nh, left : left + nw] = resized
+    return canvas, r, (left, top)
+
+
+def _to_tensor(bgr: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(bgr[..., ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
+
+
+def square_crop_box(xyxy: np.ndarray, margin: float) -> np.ndarray:
+    """The training crop rule: grow each side by ``margin`` x size, then grow the short side to a square."""
+    x0, y0, x1, y1 = xyxy
+    w, h = x1 - x0, y1 - y0
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    side = max(w, h) * (1 + 2 * margin)
+    return np.array([cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2], np.float32)
+
+
+def cut_square(img: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
+    """Cut ``box`` (may leave the image: padded by edge replication) and resize to ``size``."""
+    x0, y0, x1, y1 = box
+    src = np.float32([[x0, y0], [x1, y0], [x0, y1]])
+    dst = np.float32([[0, 0], [size, 0], [0, size]])
+    m = cv2.getAffineTransform(src, dst)
+    interp = cv2.INTER_AREA if (x1 - x0) > size else cv2.INTER_LINEAR
+    return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
+class Recognizer:
+    """The two ONNX models, loaded once; call :meth:`recognize` per photo."""
+
+    def __init__(self, models_dir: str | Path = MODELS_DIR, config: RecognizerConfig | None = None) -> None:
+        models_dir = Path(models_dir)
+        self.config = config or RecognizerConfig()
+        self.detector = _session(models_dir / "detector.onnx")
+        self.classifier = _session(models_dir / "classifier.onnx")
+        det_meta = json.loads((models_dir / "detector.json").read_text())
+        cls_meta = json.loads((models_dir / "classifier.json").read_text())
+        self.det_size = int(det_meta["imgsz"])
+        self.cls_size = int(cls_meta["imgsz"])
+        names: list[str] = cls_meta["names"]
+        self.class_cards: list[Card | None] = [None if n == NONE_CLASS else Card.parse(n) for n in names]
+        self._none = [i for i, c in enumerate(self.class_cards) if c is None]
+
+    # -- stages ---------------------------------------------------------------------------------
+    def detect_indices(self, img: np.ndarray) -> Detections:
+        """Corner-index boxes in ``img`` pixels (cards not read yet)."""
+        canvas, r, (left, top) = _letterbox(img, self.det_size)
+        out = self.detector.run(None, {self.detector.get_inputs()[0].name: _to_tensor(canvas)})[0][0]
+        boxes_cxcywh, scores = out[:4].T, out[4:].max(axis=0)
+        keep = scores >= self.config.index_confidence
+        boxes_cxcywh, scores = boxes_cxcywh[keep], scores[keep]
+        if not len(scores):
+            return Detections.empty()
+        xywh = np.column_stack([boxes_cxcywh[:, 0] - boxes_cxcywh[:, 2] / 2,
+                                boxes_cxcywh[:, 1] - boxes_cxcywh[:, 3] / 2,
+                                boxes_cxcywh[:, 2], boxes_cxcywh[:, 3]])
+        kept = cv2.dnn.NMSBoxes(xywh.tolist(), scores.tolist(), self.config.index_confidence, self.config.nms_iou)
+        kept = np.array(kept, dtype=int).reshape(-1)
+        xyxy = np.column_stack([xywh[kept, 0], xywh[kept, 1], xywh[kept, 0] + xywh[kept, 2],
+                                xywh[kept, 1] + xywh[kept, 3]])
+        xyxy = (xyxy - np.array([left, top, left, top], np.float32)) / r
+        h, w = img.shape[:2]
+        xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
+        return Detections(xyxy=xyxy, confidence=scores[kept])
+
+    def classify(self, img: np.ndarray, indices: Detections) -> np.ndarray:
+        """Class probabilities (N, classes) for each index crop."""
+        if not len(indices):
+            return np.zeros((0, len(self.class_cards)), np.float32)
+        crops = [cut_square(img, square_crop_box(b, self.config.crop_margin), self.cls_size) for b in indices.xyxy]
+        batch = np.concatenate([_to_tensor(c) for c in crops])
+        probs = self.classifier.run(None, {self.classifier.get_inputs()[0].name: batch})[0]
+        return probs.astype(np.float32)
+
+    def merge_by_card(self, indices: Detections, probs: np.ndarray) -> Detections:
+        """One detection per card: indices read as the same card are its two corners.
+
+        Evidence is combined by summing log-probabilities over the indices of a card,
+        so a clear reading of one corner outweighs a blurred other corner.
+        """
+        card_probs = probs.copy()
+        card_probs[:, self._none] = 0
+        best = card_probs.argmax(axis=1)
+        is_card = card_probs[np.arange(len(best)), best] > probs[:, self._none].max(axis=1, initial=0)
+        groups: dict[int, list[int]] = {}
+        for i in np.flatnonzero(is_card):
+            groups.setdefault(int(best[i]), []).append(int(i))
+        rows = []
+        for cls, members in groups.items():
+            logp = np.log(np.clip(probs[members], 1e-6, 1)).sum(axis=0)
+            joint = np.exp(logp - logp.max())
+            joint /= joint.sum()
+            p_card = float(joint[cls]) * float(indices.confidence[members].max())
+            if p_card < self.config.card_confidence:
+                continue
+            boxes = indices.xyxy[members]
+            union = np.array([boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max()])
+            rows.append((self.class_cards[cls], p_card, union, boxes))
+        if not rows:
+            return Detections.empty()
+        rows.sort(key=lambda r: (r[2][0], r[2][1]))  # left to right, as a player reads a row
+        return Detections(
+            xyxy=np.stack([r[2] for r in rows]),
+            confidence=np.array([r[1] for r in rows]),
+            cards=tuple(r[0] for r in rows),
+            indices=tuple(r[3] for r in rows),
+        )
+
+    # -- whole pipeline ---------------------------------------------------------------------------
+    def recognize_photo(self, photo: Photo) -> Detections:
+        """Cards in a decoded photo, boxes in original-image pixels."""
+        indices = self.detect_indices(photo.image)
+        cards = self.merge_by_card(indices, self.classify(photo.image, indices))
+        if photo.scale == 1 or not len(cards):
+            return cards
+        s = photo.scale
+        return cards.with_(xyxy=cards.xyxy * s, quad=cards.quad * s, indices=tuple(i * s for i in cards.indices))
+
+    def recognize(self, image: str | Path | bytes | np.ndarray) -> Detections:
+        """Cards in a photo given as a path, encoded bytes, or a BGR array."""
+        if isinstance(image, np.ndarray):
+            h, w = image.shape[:2]
+            photo = Photo(image=image, scale=1.0, original_size=(w, h))
+        elif isinstance(image, (bytes, bytearray)):
+            photo = decode_photo(bytes(image), min_long_side=self.config.min_long_side)
+        else:
+            photo = read_photo(image, min_long_side=self.config.min_long_side)
+        return self.recognize_photo(photo)
+
+
+@lru_cache(maxsize=1)
+def default_recognizer() -> Recognizer:
+    """The shipped models, loaded once per process."""
+    return Recognizer()
+
+
+def recognize(image: str | Path | bytes | np.ndarray) -> Detections:
+    """Cards in a photo (path, bytes or BGR array) with the shipped models: a sequence of ``Detection``."""
+    return default_recognizer().recognize(image)
