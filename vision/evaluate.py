@@ -1,0 +1,190 @@
+"""Measure the recognizer on labelled photos: per-card and whole-hand accuracy, false cards, confusions.
+
+A labelled set is a folder with ``images/`` (or the photos beside) and ``cards.csv``
+(``file,cards``; cards like ``9H 10H JH``), the format of ``../shared/photos``. A
+folder of synthetic scenes with JSON labels (``vision.synth``) works too: its cards
+are read from the JSON files.
+
+Per-card accuracy = labelled cards read correctly / labelled cards; a photo is
+*fully right* when the set of cards read equals the labelled set (nothing missed,
+nothing extra). False cards are cards read that are not in the photo.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.cards import Card, parse_cards
+from vision.detections import Detections
+
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp"}
+
+
+@dataclass(frozen=True)
+class LabelledPhoto:
+    path: Path
+    cards: frozenset[Card]
+
+
+@dataclass(frozen=True)
+class PhotoResult:
+    photo: LabelledPhoto
+    read: tuple[Card, ...]
+    detections: Detections
+    seconds: float
+
+    @property
+    def correct(self) -> frozenset[Card]:
+        return self.photo.cards & frozenset(self.read)
+
+    @property
+    def missed(self) -> frozenset[Card]:
+        return self.photo.cards - frozenset(self.read)
+
+    @property
+    def extra(self) -> frozenset[Card]:
+        return frozenset(self.read) - self.photo.cards
+
+    @property
+    def fully_right(self) -> bool:
+        return not self.missed and not self.extra
+
+
+@dataclass
+class EvalReport:
+    name: str
+    results: list[PhotoResult] = field(default_factory=list)
+
+    @property
+    def cards(self) -> int:
+        return sum(len(r.photo.cards) for r in self.results)
+
+    @property
+    def card_accuracy(self) -> float:
+        return sum(len(r.correct) for r in self.results) / max(1, self.cards)
+
+    @property
+    def hand_accuracy(self) -> float:
+        return sum(r.fully_right for r in self.results) / max(1, len(self.results))
+
+    @property
+    def false_cards(self) -> int:
+        return sum(len(r.extra) for r in self.results)
+
+    def confusions(self) -> Counter[tuple[str, str]]:
+        """(labelled, read) pairs for photos where a card was swapped for another of the same photo slot.
+
+        A missed card and an extra card in one photo are paired nearest-first by rank/suit
+        similarity; unpaired misses read as ``-`` and unpaired extras come from ``-``.
+        """
+        pairs: Counter[tuple[str, str]] = Counter()
+        for r in self.results:
+            missed, extra = sorted(r.missed), sorted(r.extra)
+            while missed and extra:
+                m = missed.pop(0)
+                e = min(extra, key=lambda c: (c.rank != m.rank) + (c.suit != m.suit))
+                extra.remove(e)
+                pairs[(str(m), str(e))] += 1
+            pairs.update((str(m), "-") for m in missed)
+            pairs.update(("-", str(e)) for e in extra)
+        return pairs
+
+    def table(self) -> str:
+        ms = sorted(r.seconds * 1000 for r in self.results) or [math.nan]
+        lines = [
+            f"{self.name}",
+            f"  photos              {len(self.results)}",
+            f"  labelled cards      {self.cards}",
+            f"  per-card accuracy   {100 * self.card_accuracy:.2f}%",
+            f"  photos fully right  {100 * self.hand_accuracy:.2f}%",
+            f"  false cards         {self.false_cards}",
+            f"  median ms / photo   {ms[len(ms) // 2]:.0f}",
+        ]
+        conf = self.confusions().most_common(15)
+        if conf:
+            lines.append("  confusions (labelled -> read, count): "
+                         + ", ".join(f"{a}->{b} x{n}" for (a, b), n in conf))
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict:
+        return {"name": self.name, "photos": len(self.results), "cards": self.cards,
+                "card_accuracy": self.card_accuracy, "hand_accuracy": self.hand_accuracy,
+                "false_cards": self.false_cards,
+                "confusions": [[a, b, n] for (a, b), n in self.confusions().most_common()]}
+
+
+def load_labelled(folder: str | Path) -> list[LabelledPhoto]:
+    """Photos and their cards from ``cards.csv``, or from synth JSON labels. Raises ``ValueError`` if neither."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"{folder} is not a folder")
+    images = folder / "images" if (folder / "images").is_dir() else folder
+    csv_path = folder / "cards.csv"
+    if csv_path.exists():
+        with csv_path.open(newline="") as f:
+            rows = list(csv.DictReader(f))
+        if not rows or not {"file", "cards"} <= set(rows[0]):
+            raise ValueError(f"{csv_path} needs the columns file,cards")
+        return [LabelledPhoto(images / r["file"], frozenset(parse_cards(r["cards"]))) for r in rows]
+    labels = sorted(folder.rglob("*.json"))
+    photos = []
+    for lab in labels:
+        data = json.loads(lab.read_text())
+        if "cards" not in data or "image" not in data:
+            continue
+        faces = [c["card"] for c in data["cards"] if c.get("face_up", True)]
+        photos.append(LabelledPhoto(lab.parent / data["image"], frozenset(parse_cards(faces))))
+    if not photos:
+        raise ValueError(f"{folder} has no cards.csv and no synth label files")
+    return photos
+
+
+def evaluate(photos: Iterable[LabelledPhoto], recognize: Callable[[Path], Detections], name: str) -> EvalReport:
+    report = EvalReport(name)
+    for photo in photos:
+        t = time.perf_counter()
+        dets = recognize(photo.path)
+        report.results.append(PhotoResult(photo, tuple(dets.card_list), dets, time.perf_counter() - t))
+    return report
+
+
+def failure_sheet(report: EvalReport, out: str | Path, *, tile_px: int = 480, columns: int = 4) -> int:
+    """Write a contact sheet of the photos that were not fully right; returns how many."""
+    from vision.annotate import draw_detections
+
+    failed = [r for r in report.results if not r.fully_right]
+    if not failed:
+        return 0
+    tiles = []
+    for r in failed[:48]:
+        img = cv2.imread(str(r.photo.path))
+        if img is None:
+            continue
+        img = draw_detections(img, r.detections)
+        s = tile_px / max(img.shape[:2])
+        img = cv2.resize(img, (round(img.shape[1] * s), round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
+        tile = np.full((tile_px + 44, tile_px, 3), 255, np.uint8)
+        tile[: img.shape[0], : img.shape[1]] = img
+        for k, text in enumerate((f"missed: {' '.join(map(str, sorted(r.missed))) or '-'}",
+                                  f"extra:  {' '.join(map(str, sorted(r.extra))) or '-'}")):
+            cv2.putText(tile, text, (6, tile_px + 18 + 20 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 200), 1,
+                        cv2.LINE_AA)
+        tiles.append(tile)
+    rows = []
+    for i in range(0, len(tiles), columns):
+        row = tiles[i : i + columns]
+        row += [np.full_like(tiles[0], 255)] * (columns - len(row))
+        rows.append(np.hstack(row))
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(out), np.vstack(rows), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    return len(failed)
