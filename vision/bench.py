@@ -1,0 +1,74 @@
+"""Latency of the shipped recognizer: a 12-megapixel JPEG file -> detections, decode included.
+
+    python -m vision.bench [--photo PHOTO.jpg] [--runs 30]
+
+Without ``--photo`` it makes a 4000x3000 JPEG from a photo in ``sample_images/``
+(upscaled, with sensor-like noise so it compresses like a phone photo, ~3-5 MB).
+Prints median and p90 milliseconds; never asserts (machines are shared and noisy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.recognizer import MODELS_DIR, Recognizer
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
+
+
+def make_12mp_jpeg(source: Path, out: Path, seed: int = 0) -> Path:
+    """Upscale ``source`` to 4000x3000 (or 3000x4000) and add noise so it encodes like a phone photo."""
+    img = cv2.imread(str(source))
+    if img is None:
+        raise ValueError(f"{source} is not an image")
+    size = (4000, 3000) if img.shape[1] >= img.shape[0] else (3000, 4000)
+    big = cv2.resize(img, size, interpolation=cv2.INTER_CUBIC)
+    noise = np.random.default_rng(seed).normal(0, 4, big.shape)
+    big = np.clip(big + noise, 0, 255).astype(np.uint8)
+    cv2.imwrite(str(out), big, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, round(q * (len(s) - 1)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.splitlines()[0])
+    p.add_argument("--photo", type=Path, help="a 12 MP JPEG (default: made from sample_images/)")
+    p.add_argument("--runs", type=int, default=30)
+    p.add_argument("--models", type=Path, default=MODELS_DIR)
+    a = p.parse_args(argv)
+    recognizer = Recognizer(a.models)
+    with tempfile.TemporaryDirectory() as tmp:
+        photo = a.photo
+        if photo is None:
+            samples = sorted(SAMPLES.glob("*.jpg"))
+            if not samples:
+                p.error("no --photo and no sample_images/*.jpg")
+            photo = make_12mp_jpeg(samples[0], Path(tmp) / "12mp.jpg")
+        data = photo.read_bytes()
+        recognizer.recognize(data)  # warm-up: onnxruntime allocates on the first run
+        times = []
+        for _ in range(a.runs):
+            t = time.perf_counter()
+            dets = recognizer.recognize(data)
+            times.append((time.perf_counter() - t) * 1000)
+    h, w = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_REDUCED_GRAYSCALE_8).shape[:2]
+    print(f"photo: {photo.name} ~{w * 8}x{h * 8}, {len(data) / 1e6:.1f} MB; cards read: "
+          f"{' '.join(str(c) for c in dets.card_list) or '-'}")
+    print(f"12 MP JPEG -> detections over {a.runs} runs: median {statistics.median(times):.0f} ms, "
+          f"p90 {percentile(times, 0.9):.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
