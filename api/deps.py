@@ -1,0 +1,67 @@
+"""Dependencies shared by the routes: settings and the recognizer loaded once at start-up.
+
+The recognizer is whatever object has ``config.min_long_side`` and
+``recognize_photo(photo) -> Detections``: in production the ONNX
+:class:`~vision.recognizer.Recognizer` built by :func:`load_recognizer` in the app's
+lifespan; a test passes its own to ``create_app``. When the model files are
+missing the app still starts (the page, typed scoring and pegging work), and
+photo routes answer 503 saying why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Protocol
+
+from fastapi import Depends, HTTPException, Request, status
+
+from api.settings import Settings, get_settings
+from vision.detections import Detections
+from vision.image_io import Photo
+from vision.recognizer import RecognizerConfig
+
+
+class PhotoRecognizer(Protocol):
+    """What the photo routes need from a recognizer."""
+
+    config: RecognizerConfig
+
+    def recognize_photo(self, photo: Photo) -> Detections: ...
+
+
+@dataclass(frozen=True)
+class LoadedRecognizer:
+    """The outcome of loading the models at start-up: a recognizer, or why there is none."""
+
+    recognizer: PhotoRecognizer | None
+    error: str | None = None
+
+
+def load_recognizer(settings: Settings) -> LoadedRecognizer:
+    """Load the ONNX models from ``settings.models_dir``; a missing or broken file becomes ``error``."""
+    from vision.recognizer import Recognizer
+
+    try:
+        return LoadedRecognizer(Recognizer(settings.models_dir))
+    except (OSError, ValueError, KeyError) as exc:
+        # OSError covers ModelMissingError; ValueError/KeyError a sidecar JSON that does not parse.
+        return LoadedRecognizer(None, f"the card recognizer is not available: {exc}")
+    except Exception as exc:  # noqa: BLE001 - onnxruntime raises its own types for a corrupt model
+        return LoadedRecognizer(None, f"the card recognizer failed to load: {type(exc).__name__}: {exc}")
+
+
+def get_loaded(request: Request) -> LoadedRecognizer:
+    """The recognizer state the lifespan stored on the app."""
+    return request.app.state.recognizer
+
+
+def get_recognizer(loaded: Annotated[LoadedRecognizer, Depends(get_loaded)]) -> PhotoRecognizer:
+    """The loaded recognizer, or 503 with the reason the models are not there."""
+    if loaded.recognizer is None:
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, loaded.error or "the card recognizer is not loaded")
+    return loaded.recognizer
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+LoadedDep = Annotated[LoadedRecognizer, Depends(get_loaded)]
+RecognizerDep = Annotated[PhotoRecognizer, Depends(get_recognizer)]

@@ -1,0 +1,83 @@
+"""Refuse request bodies over the photo limit before they are read into memory.
+
+A photo is read whole (it is processed in memory and never written to disk),
+so the body size must be bounded before the multipart parser buffers it. A
+body that declares a larger ``Content-Length`` is drained without being kept
+and answered 413, so the client reads the reason instead of a reset connection;
+a chunked body is cut off with 413 as soon as it passes the limit.
+"""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import HTTPException, status
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+# Past this many bytes a client sending an oversized body is not worth draining: drop the connection.
+_DRAIN_FACTOR = 8
+
+
+def too_large_message(size: int, limit: int) -> str:
+    """'the upload is 31.5 MB; the limit for a photo is 20 MB'."""
+    return f"the upload is {size / 1e6:.1f} MB; the limit for a photo is {limit // (1024 * 1024)} MB"
+
+
+class BodyLimit:
+    """ASGI middleware: at most ``max_body_bytes`` per request body (``photo_limit`` names the limit)."""
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int, photo_limit: int) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+        self.photo_limit = photo_limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = _content_length(scope)
+        if declared is not None and declared > self.max_body_bytes:
+            await self._drain(receive, declared)
+            await _send_json(send, status.HTTP_413_CONTENT_TOO_LARGE,
+                             {"detail": too_large_message(declared, self.photo_limit)})
+            return
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body_bytes:
+                    # FastAPI re-raises an HTTPException from body parsing as it is: a 413 JSON reason.
+                    raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE,
+                                        too_large_message(received, self.photo_limit) + " (or more)")
+            return message
+
+        await self.app(scope, limited, send)
+
+    async def _drain(self, receive: Receive, declared: int) -> None:
+        if declared > _DRAIN_FACTOR * self.max_body_bytes:
+            return
+        while True:
+            message = await receive()
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                return
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope.get("headers", ()):
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+async def _send_json(send: Send, status_code: int, body: dict) -> None:
+    payload = json.dumps(body).encode()
+    await send({"type": "http.response.start", "status": status_code,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": payload})

@@ -1,0 +1,76 @@
+"""The HTTP service: :func:`create_app` assembles routers, limits and the phone page.
+
+Run it with ``cribcount serve`` (or ``uvicorn --factory api.main:create_app``).
+The models load once, in the lifespan, before the first request; a test passes
+its own ``recognizer`` instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.formparsers import MultiPartParser
+
+from api.deps import LoadedRecognizer, PhotoRecognizer, load_recognizer
+from api.limits import BodyLimit
+from api.routers import count, health, peg, score
+from api.settings import Settings, get_settings
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+DESCRIPTION = """Point a phone at a cribbage hand, get the count.
+
+`POST /api/count` takes a photo of the 4 hand (or crib) cards and the starter and returns the cards
+with their boxes, the starter, every scoring item and the spoken count. `POST /api/score` counts
+typed cards (after correcting a misread card); both check a claimed count (muggins).
+Photos are processed in memory and never stored.
+"""
+
+
+async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
+    """Request validation errors as one line, like every other 4xx: ``{"detail": "claim: ..."}``."""
+    assert isinstance(exc, RequestValidationError)
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path"))
+        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else error.get("msg", "invalid"))
+    return JSONResponse({"detail": "; ".join(parts) or "invalid request"}, status_code=422)
+
+
+def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | None = None) -> FastAPI:
+    """The service. ``recognizer`` replaces the ONNX models (loaded from ``settings.models_dir``)."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        loaded = LoadedRecognizer(recognizer) if recognizer is not None else load_recognizer(settings)
+        if loaded.error:
+            logging.getLogger("uvicorn.error").warning("%s; /api/count will answer 503", loaded.error)
+        app.state.recognizer = loaded
+        yield
+
+    app = FastAPI(title="cribcount", version="0.1.0", summary="Cribbage show counter",
+                  description=DESCRIPTION, lifespan=lifespan)
+    app.dependency_overrides[get_settings] = lambda: settings
+    # Keep an upload up to the limit in RAM: Starlette would otherwise spool anything over 1 MB
+    # to a temporary file, and photos are never to be written to disk. (Process-wide setting.)
+    MultiPartParser.spool_max_size = max(MultiPartParser.spool_max_size, settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_body_bytes=settings.max_body_bytes, photo_limit=settings.max_photo_bytes)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    for router in (count.router, score.router, peg.router, health.router):
+        app.include_router(router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        """The phone page."""
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    return app

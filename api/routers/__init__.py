@@ -1,0 +1,1 @@
+"""One router per area: the photo (count), typed cards (score), the play (peg), health."""

@@ -1,0 +1,140 @@
+"""Test helpers for the API, CLI and page: drawn table photos, a recognizer double, a live server.
+
+The recognizer double stands in for the ONNX models until they are trained; it
+answers with the cards a photo was drawn with, keyed by the photo's size, and
+with no cards for any photo it does not know. It lives here, under tests/,
+and is handed to ``create_app(recognizer=...)``: the shipped code has no fakes.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import uvicorn
+
+from scorer.cards import Card, parse_cards
+from vision.detections import Detections
+from vision.image_io import Photo
+from vision.recognizer import RecognizerConfig
+
+FELT = (40, 110, 30)  # BGR table green
+
+
+@dataclass
+class DrawnPhoto:
+    """A photo of cards on a table, and the detections a perfect recognizer would return."""
+
+    jpeg: bytes
+    detections: Detections
+    size: tuple[int, int]
+
+
+def draw_table(cards: str, centers: Sequence[tuple[float, float]], *, size: tuple[int, int] = (1600, 1200),
+               card_px: tuple[int, int] = (200, 280), turned: Sequence[int] = ()) -> DrawnPhoto:
+    """White cards with a rank+suit index in two corners on green felt; ``centers`` in pixels."""
+    w, h = size
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = FELT
+    rng = np.random.default_rng(7)
+    img = np.clip(img.astype(np.int16) + rng.integers(-12, 12, img.shape), 0, 255).astype(np.uint8)
+    parsed = parse_cards(cards)
+    all_indices, boxes = [], []
+    for k, (card, (cx, cy)) in enumerate(zip(parsed, centers)):
+        cw, ch = card_px[::-1] if k in turned else card_px
+        x0, y0 = int(cx - cw / 2), int(cy - ch / 2)
+        cv2.rectangle(img, (x0, y0), (x0 + cw, y0 + ch), (250, 250, 250), cv2.FILLED)
+        cv2.rectangle(img, (x0, y0), (x0 + cw, y0 + ch), (180, 180, 180), 2)
+        colour = (30, 30, 200) if card.suit.is_red else (20, 20, 20)
+        rank = str(card)[:-1]
+        iw, ih = (64, 30) if k in turned else (30, 64)
+        corners = [(x0 + 8, y0 + 8), (x0 + cw - 8 - iw, y0 + ch - 8 - ih)]
+        for ix, iy in corners:
+            cv2.putText(img, rank, (ix, iy + 26), cv2.FONT_HERSHEY_SIMPLEX, 0.8, colour, 2, cv2.LINE_AA)
+            cv2.putText(img, card.suit.value, (ix + 2, iy + 58 if k not in turned else iy + 26),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.8, colour, 2, cv2.LINE_AA)
+        cv2.putText(img, rank + card.suit.value, (int(cx) - 40, int(cy) + 15), cv2.FONT_HERSHEY_SIMPLEX,
+                    1.6, colour, 3, cv2.LINE_AA)
+        ind = np.array([[x, y, x + iw, y + ih] for x, y in corners], np.float32)
+        all_indices.append(ind)
+        boxes.append([ind[:, 0].min(), ind[:, 1].min(), ind[:, 2].max(), ind[:, 3].max()])
+    order = sorted(range(len(parsed)), key=lambda i: (boxes[i][0], boxes[i][1]))  # left to right
+    dets = Detections(
+        xyxy=np.array([boxes[i] for i in order], np.float32).reshape(-1, 4),
+        confidence=np.array([0.97 - 0.01 * i for i in order], np.float32),
+        cards=tuple(parsed[i] for i in order),
+        indices=tuple(all_indices[i] for i in order),
+    ) if parsed else Detections.empty()
+    jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 88])[1].tobytes()
+    return DrawnPhoto(jpeg, dets, size)
+
+
+ROW_Y, STARTER_Y = 850, 380
+
+
+def show_photo(cards: str = "5H 5D 5S JC 5C", size: tuple[int, int] = (1600, 1200)) -> DrawnPhoto:
+    """Four cards in a row and the fifth (the starter) above them, as players lay out the show."""
+    scale = size[0] / 1600
+    row = [(260 + 300 * i, ROW_Y) for i in range(4)]
+    centers = [(x * scale, y * scale) for x, y in row + [(710, STARTER_Y)]]
+    n = len(parse_cards(cards))
+    return draw_table(cards, centers[:n], size=size)
+
+
+def spread_photo(cards: str, size: tuple[int, int]) -> DrawnPhoto:
+    """Any number of cards in rows of five (the '9 cards' and '4 cards' photos)."""
+    n = len(parse_cards(cards))
+    centers = [(180 + 240 * (i % 5), 250 + 350 * (i // 5)) for i in range(n)]
+    return draw_table(cards, centers, size=size)
+
+
+@dataclass
+class FakeRecognizer:
+    """Test double for :class:`vision.recognizer.Recognizer`: cards by photo size, else none."""
+
+    scenes: dict[tuple[int, int], Detections] = field(default_factory=dict)
+    config: RecognizerConfig = field(default_factory=RecognizerConfig)
+    calls: int = 0
+
+    def add(self, photo: DrawnPhoto) -> DrawnPhoto:
+        self.scenes[photo.size] = photo.detections
+        return photo
+
+    def recognize_photo(self, photo: Photo) -> Detections:
+        self.calls += 1
+        return self.scenes.get(photo.original_size, Detections.empty())
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def live_server(app) -> Iterator[str]:  # noqa: ANN001 - a FastAPI app
+    """Run ``app`` under uvicorn in a thread; yields its base URL."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def card(text: str) -> Card:
+    return Card.parse(text)
