@@ -100,6 +100,114 @@ def _run_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+@command
+def _register_count(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("count", help="count the show in a photo",
+                       description="Find the cards in a photo of the show (the 4 hand or crib cards and the "
+                                   "starter, face up), pick the starter from the layout, and print the "
+                                   "cards, the itemized count and the spoken count.")
+    p.add_argument("photo", help="photo of the cards (JPEG, PNG or WebP; at most 20 MB and 50 megapixels)")
+    p.add_argument("--crib", action="store_true", help="count as the crib (a 4-card flush scores nothing)")
+    p.add_argument("--starter", metavar="CARD",
+                   help="the starter, e.g. 5C: needed when the photo shows only the 4 hand cards; "
+                        "with 5 cards it overrides the layout")
+    p.add_argument("--claim", metavar="N", help="the total the player claimed (0..29): muggins check")
+    p.add_argument("--annotate", metavar="OUT.jpg",
+                   help="write the photo with the cards boxed and labelled, the starter marked and the items listed")
+    p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx (default: models/)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (the shape POST /api/count returns)")
+    p.set_defaults(handler=_run_count)
+
+
+def _photo_recognizer(models: str | None):
+    """The ONNX recognizer; a missing model file raises ModelMissingError (an OSError: exit 2)."""
+    from vision.recognizer import MODELS_DIR, Recognizer
+
+    return Recognizer(models or MODELS_DIR)
+
+
+def _run_count(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    import cv2
+
+    from api.counting import count_detections, explain
+    from api.schemas import CountOut
+    from scorer.cards import Card
+    from scorer.muggins import parse_claim
+    from vision.annotate import CardAnnotator
+    from vision.image_io import read_photo
+    from vision.starter import SURE, CardCountError
+
+    if not Path(args.photo).is_file():
+        raise CliError(f"{args.photo}: no such file")
+    starter = Card.parse(args.starter) if args.starter else None
+    claimed = parse_claim(args.claim) if args.claim is not None else None
+    recognizer = _photo_recognizer(args.models)
+    photo = read_photo(args.photo, min_long_side=recognizer.config.min_long_side)
+    detections = recognizer.recognize_photo(photo)
+    try:
+        result = count_detections(detections, crib=args.crib, starter=starter, claim=claimed)
+    except CardCountError as exc:
+        hint = " (--starter CARD)" if len(exc.cards) == 4 and starter is None else ""
+        raise CliError(f"{exc}{hint}") from None
+    roles, show, verdict = result.roles, result.show, result.claim
+    if args.annotate:
+        drawn = CardAnnotator().annotate_show(photo.image, roles.detections, show, scale=photo.scale)
+        if not cv2.imwrite(args.annotate, drawn):
+            raise CliError(f"could not write {args.annotate} (use a .jpg or .png name in an existing folder)")
+    if args.json:
+        print(CountOut.from_count(result, photo.original_size).model_dump_json())
+        return 0
+    print("Cards seen: " + ", ".join(f"{d.card} {d.confidence:.0%}" for d in roles.detections))
+    if roles.source == "given":
+        print(f"Starter: {roles.starter} (named)")
+    elif roles.confidence >= SURE:
+        print(f"Starter: {roles.starter}, {roles.reason} ({roles.confidence:.0%} sure)")
+    else:
+        print(f"Starter: {roles.starter}? {roles.reason} ({roles.confidence:.0%} sure); "
+              "if it is another card, name it with --starter CARD")
+    print(f"{'Crib' if show.crib else 'Hand'} {' '.join(map(str, show.hand))}, starter {show.starter}")
+    for item in show.items:
+        print(f"  {item.kind:<8} {' '.join(map(str, item.cards)):<15} {item.points:>2}  {explain(item, show)}")
+    if not show.items:
+        print("  nothing scores")
+    print(f"Total: {show.total}")
+    if show.his_heels:
+        print(f"His heels: {show.his_heels} to the dealer for the jack starter (not part of the total)")
+    print(f"Count: {show.announcement}")
+    if verdict is not None:
+        print(f"Claim {verdict.claimed}: {verdict.message}")
+    if args.annotate:
+        print(f"Annotated photo: {args.annotate}")
+    return 0
+
+
+@command
+def _register_serve(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="run the HTTP API and the phone page (uvicorn)",
+                       description="Serve the phone page at / and the API under /api (docs at /docs). "
+                                   "The models load once at start-up; without them /api/count answers 503.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the network in)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx (default: models/)")
+    p.set_defaults(handler=_run_serve)
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    import uvicorn
+
+    from api.main import create_app
+    from api.settings import Settings, get_settings
+
+    settings = Settings(models_dir=Path(args.models)) if args.models else get_settings()
+    uvicorn.run(create_app(settings), host=args.host, port=args.port)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -138,3 +138,45 @@ def live_server(app) -> Iterator[str]:  # noqa: ANN001 - a FastAPI app
 
 def card(text: str) -> Card:
     return Card.parse(text)
+
+
+# -- the shipped sample photos and the real models ------------------------------------------------
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+SAMPLES_CSV = ROOT / "sample_images" / "cards.csv"
+MODELS_READY = (ROOT / "models" / "detector.onnx").is_file() and (ROOT / "models" / "classifier.onnx").is_file()
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One photo in sample_images/ with what it should count (sample_images/cards.csv)."""
+
+    path: object
+    cards: tuple[Card, ...]
+    starter: Card | None
+    crib: bool
+    total: int
+
+
+def load_samples() -> list[Sample]:
+    """Rows of ``sample_images/cards.csv``: file, cards, starter, crib, total (starter/crib optional)."""
+    import csv
+
+    if not SAMPLES_CSV.is_file():
+        return []
+    with SAMPLES_CSV.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    return [Sample(path=SAMPLES_CSV.parent / r["file"], cards=parse_cards(r["cards"]),
+                   starter=Card.parse(r["starter"]) if r.get("starter") else None,
+                   crib=(r.get("crib") or "").strip().lower() in ("1", "true", "yes", "crib"),
+                   total=int(r["total"]))
+            for r in rows if r.get("total", "").strip()]
+
+
+def real_models_reason() -> str | None:
+    """Why the real-model checks cannot run, or None when they can."""
+    if not MODELS_READY:
+        return "models/detector.onnx and models/classifier.onnx are not trained yet"
+    if not load_samples():
+        return "sample_images/cards.csv (file,cards,starter,crib,total) is not there yet"
+    return None

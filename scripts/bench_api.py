@@ -1,0 +1,135 @@
+"""Latency of POST /api/count on a 12-megapixel photo, through a real uvicorn server.
+
+    .venv/bin/python scripts/bench_api.py [--photo PHOTO.jpg] [--runs 30] [--models DIR]
+
+The server runs in this process (uvicorn in a thread, the models loaded once
+at start-up as in production) and an HTTP client uploads the photo as a phone
+would: multipart, over a socket. Each request is timed end to end; the decode
+and recognize stages are also timed on their own, to show where the time goes.
+Without ``--photo`` the photo is made from ``sample_images/`` (upscaled to
+4000x3000 with sensor-like noise, as ``vision.bench`` does) or, when there are
+no samples yet, drawn: white cards on green felt. Prints median and p90 ms;
+never asserts (the machine is shared and noisy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import cv2
+import httpx
+import numpy as np
+import uvicorn
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from api.main import create_app  # noqa: E402
+from api.settings import Settings  # noqa: E402
+from vision.bench import make_12mp_jpeg, percentile  # noqa: E402
+from vision.image_io import decode_photo  # noqa: E402
+from vision.recognizer import MODELS_DIR, Recognizer  # noqa: E402
+
+
+def drawn_12mp_jpeg(out: Path) -> Path:
+    """A 4000x3000 table photo: four cards in a row and a starter above, with noise like a phone's."""
+    img = np.empty((3000, 4000, 3), np.uint8)
+    img[:] = (40, 110, 30)
+    for k, (cx, cy) in enumerate([(800 + 700 * i, 2000) for i in range(4)] + [(1850, 900)]):
+        x0, y0 = cx - 250, cy - 350
+        cv2.rectangle(img, (x0, y0), (x0 + 500, y0 + 700), (250, 250, 250), cv2.FILLED)
+        for x, y in ((x0 + 20, y0 + 90), (x0 + 400, y0 + 680)):
+            cv2.putText(img, "5", (x, y), cv2.FONT_HERSHEY_SIMPLEX, 3, (20, 20, 20), 8)
+    noise = np.random.default_rng(0).normal(0, 4, img.shape)
+    cv2.imwrite(str(out), np.clip(img + noise, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return out
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _summary(name: str, ms: list[float]) -> str:
+    return (f"{name:<34} median {statistics.median(ms):7.1f} ms   p90 {percentile(ms, 0.9):7.1f} ms"
+            f"   ({len(ms)} runs)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--photo", type=Path, help="a 12 MP photo (default: made from sample_images/, or drawn)")
+    p.add_argument("--runs", type=int, default=30, help="timed requests (after 3 warm-up requests)")
+    p.add_argument("--models", type=Path, default=MODELS_DIR, help="folder with detector.onnx and classifier.onnx")
+    a = p.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        photo = a.photo
+        if photo is None:
+            samples = sorted((ROOT / "sample_images").glob("*.jpg"))
+            photo = make_12mp_jpeg(samples[0], Path(tmp) / "12mp.jpg") if samples else \
+                drawn_12mp_jpeg(Path(tmp) / "drawn-12mp.jpg")
+        data = photo.read_bytes()
+    decoded = decode_photo(data)
+    w, h = decoded.original_size
+    print(f"photo: {photo.name}, {w}x{h} ({w * h / 1e6:.1f} MP), {len(data) / 1e6:.2f} MB; "
+          f"decoded at 1/{decoded.scale:.0f} scale")
+
+    decode_ms = []
+    for _ in range(max(5, a.runs // 3)):
+        t = time.perf_counter()
+        decode_photo(data)
+        decode_ms.append((time.perf_counter() - t) * 1000)
+    print(_summary("decode (no model)", decode_ms))
+
+    try:
+        recognizer = Recognizer(a.models)
+    except OSError as exc:
+        recognizer = None
+        print(f"models missing ({exc}): timing only the upload path, which answers 503")
+    if recognizer is not None:
+        recognizer.recognize_photo(decoded)  # warm-up: onnxruntime allocates on the first run
+        recognize_ms = []
+        for _ in range(max(5, a.runs // 3)):
+            t = time.perf_counter()
+            recognizer.recognize_photo(decoded)
+            recognize_ms.append((time.perf_counter() - t) * 1000)
+        print(_summary("recognize (models, decoded photo)", recognize_ms))
+
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(Settings(models_dir=a.models)), host="127.0.0.1",
+                                           port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.05)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as client:
+            files = {"photo": (photo.name, data, "image/jpeg")}
+            statuses = set()
+            for _ in range(3):
+                statuses.add(client.post("/api/count", files=files).status_code)
+            request_ms = []
+            for _ in range(a.runs):
+                t = time.perf_counter()
+                res = client.post("/api/count", files=files)
+                request_ms.append((time.perf_counter() - t) * 1000)
+                statuses.add(res.status_code)
+            name = "POST /api/count (end to end)" if recognizer is not None else "POST /api/count (upload, 503)"
+            print(_summary(name, request_ms))
+            print(f"answers: HTTP {sorted(statuses)}; last: "
+                  + (f"total {res.json()['show']['total']}" if res.status_code == 200 else res.json()["detail"]))
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    return 0 if recognizer is not None else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

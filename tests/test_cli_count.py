@@ -1,0 +1,140 @@
+"""`cribcount count PHOTO`: cards, starter, itemized count, spoken count, claim; exit 2 with a reason."""
+
+import json
+import subprocess
+import sys
+
+import cv2
+import pytest
+from api_support import FakeRecognizer, draw_table, load_samples, real_models_reason, show_photo, spread_photo
+
+import api.cli
+from api.cli import main
+
+
+@pytest.fixture
+def fake(monkeypatch) -> FakeRecognizer:
+    recognizer = FakeRecognizer()
+    monkeypatch.setattr(api.cli, "_photo_recognizer", lambda models: recognizer)
+    return recognizer
+
+
+def photo_file(tmp_path, fake, photo, name="table.jpg"):
+    fake.add(photo)
+    path = tmp_path / name
+    path.write_bytes(photo.jpeg)
+    return str(path)
+
+
+def test_count_prints_cards_starter_items_and_the_spoken_count(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, show_photo("5H 5D 5S JC 5C"))
+    assert main(["count", path]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Cards seen: 5H 97%, 5D 96%, 5C 93%, 5S 95%, JC 94%"
+    assert out[1] == "Starter: 5C, set apart above the row of the other four (99% sure)"
+    assert out[2] == "Hand 5D 5H 5S JC, starter 5C"
+    assert "  nobs     JC               1  JC is the jack of the starter's suit: one for his nob" in out
+    assert sum(line.startswith("  fifteen") for line in out) == 8
+    assert "Total: 29" in out
+    assert out[-1].startswith("Count: Fifteen two, fifteen four,") and out[-1].endswith("twenty-nine")
+
+
+def test_count_json_has_the_api_shape(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, show_photo("5H 5D 5S JC 5C"))
+    assert main(["count", path, "--json", "--claim", "28"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert set(body) == {"cards", "image", "starter", "show"}
+    assert body["show"]["total"] == 29
+    assert body["show"]["claim"]["verdict"] == "under-claimed"
+
+
+def test_count_checks_a_claim(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, show_photo("5H 5D 5S JC 5C"))
+    main(["count", path, "--claim", "29"])
+    assert "Claim 29: Correct: the hand counts 29." in capsys.readouterr().out
+
+
+def test_count_as_the_crib(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, show_photo("2H 4H 6H 8H KS"))
+    main(["count", path, "--crib"])
+    out = capsys.readouterr().out
+    assert "Crib 2H 4H 6H 8H, starter KS" in out and "Total: 0" in out
+
+
+def test_four_cards_and_a_named_starter(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, show_photo("8H 7C 7D 6S"))
+    assert main(["count", path, "--starter", "as"]) == 0
+    out = capsys.readouterr().out
+    assert "Starter: AS (named)" in out and "Total: 16" in out
+
+
+def test_an_unsure_starter_says_how_to_name_it(tmp_path, fake, capsys):
+    row = draw_table("5H 5D 5S JC 5C", [(200 + 300 * i, 600) for i in range(5)])
+    path = photo_file(tmp_path, fake, row)
+    main(["count", path])
+    starter_line = capsys.readouterr().out.splitlines()[1]
+    assert "20% sure" in starter_line and "name it with --starter CARD" in starter_line
+
+
+def test_annotate_writes_the_photo_with_boxes_and_items(tmp_path, fake, capsys):
+    photo = show_photo("5H 5D 5S JC 5C")
+    path = photo_file(tmp_path, fake, photo)
+    out = tmp_path / "annotated.jpg"
+    assert main(["count", path, "--annotate", str(out)]) == 0
+    drawn = cv2.imread(str(out))
+    assert drawn.shape[1] == 1600 and drawn.shape[0] > 1200  # the item list is a band below the photo
+    assert f"Annotated photo: {out}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("cards,args,message", [
+    ("8H 7C 7D 6S", [], "4 cards seen (8H 7C 7D 6S): name the starter, or photograph it with them "
+                        "(--starter CARD)"),
+    ("", [], "no cards seen"),
+    ("AH 2H 3H 4H 5H 6H 7H 8H 9H", [], "9 cards seen (AH 6H 2H 7H 3H 8H 4H 9H 5H)"),
+    ("5H 5D 5S JC 5C", ["--starter", "KD"], "the starter KD is not one of the 5 cards seen"),
+    ("5H 5D 5S JC 5C", ["--starter", "XX"], "'XX' is not a card"),
+    ("5H 5D 5S JC 5C", ["--claim", "31"], "a claim is a whole number from 0 to 29"),
+])
+def test_photos_that_are_not_a_show_exit_2_with_what_was_seen(tmp_path, fake, capsys, cards, args, message):
+    photo = spread_photo(cards, size=(1300, 1000)) if len(cards.split()) != 5 else show_photo(cards)
+    path = photo_file(tmp_path, fake, photo)
+    assert main(["count", path, *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cribcount count: error: ") and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_file_that_is_not_a_photo(tmp_path, fake, capsys):
+    path = tmp_path / "notes.jpg"
+    path.write_text("fifteen two")
+    assert main(["count", str(path)]) == 2
+    assert "not an image" in capsys.readouterr().err
+
+
+def test_a_missing_photo(tmp_path, fake, capsys):
+    assert main(["count", str(tmp_path / "none.jpg")]) == 2
+    assert "none.jpg: no such file" in capsys.readouterr().err
+
+
+def test_missing_models_are_a_clear_error(tmp_path, capsys):
+    photo = tmp_path / "t.jpg"
+    photo.write_bytes(show_photo().jpeg)
+    assert main(["count", str(photo), "--models", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "detector.onnx is missing" in err and "models/README.md" in err
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+@pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s.path.name)
+def test_sample_photos_count_right_with_the_real_models(sample):
+    """The README's command, as a user runs it: real models, no torch, the right total."""
+    args = [sys.executable, "-m", "api.cli", "count", str(sample.path), "--json"]
+    if sample.starter is not None and sample.starter not in sample.cards:
+        args += ["--starter", str(sample.starter)]
+    if sample.crib:
+        args.append("--crib")
+    result = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert sorted(c["card"] for c in body["cards"]) == sorted(map(str, sample.cards))
+    assert body["show"]["total"] == sample.total
