@@ -169,3 +169,11 @@ def test_an_unread_card_is_shown_as_a_question_mark():
     dets = dets.with_(cards=dets.cards[:4] + (None,))
     with pytest.raises(CardCountError, match=r"5 cards seen \(5H 5D 5S JC \?\)"):
         assign_roles(dets)
+
+
+def test_a_card_tilted_just_past_45_degrees_is_not_called_turned():
+    dets = layout(ROW + [(580, 300)])
+    # Nearly square index boxes, just wider than tall: what a 50-degree tilt gives.
+    nearly_square = np.array([[540, 240, 561, 260], [599, 340, 620, 360]], np.float32)
+    dets = dets.with_(indices=dets.indices[:4] + (nearly_square,))
+    assert not find_starter(dets).sure

@@ -41,9 +41,10 @@ the row (2.5 pitches) scores about 0.8, one above or below the row over 0.95.
 
 # Softmax sharpness: with 3, a card 2.5 row pitches beyond the end of the row gets ~0.8.
 _SHARPNESS = 3.0
-# Weights of the cues against log(apart); out-of-row is in row pitches, turned in log(h/w) units.
+# Weights of the cues against log(apart); out-of-row is in row pitches, turned in log(h/w) units
+# (a quarter turn of a 2:1 index box is ~0.7, weighted to ~1.4: as strong as a card well out of the row).
 _OUT_OF_ROW_WEIGHT = 0.8
-_TURNED_WEIGHT = 1.0
+_TURNED_WEIGHT = 2.0
 # The other four form a row when their RMS distance from their fitted line is under this many pitches.
 _ROW_RESIDUAL = 0.3
 # Cap so one huge distance cannot swamp the other cues.
@@ -141,7 +142,9 @@ def _cues(i: int, centers: np.ndarray, orientations: np.ndarray, floor: float) -
     rest_orient = orientations[others]
     turned = 0.0
     if np.all(np.sign(rest_orient) == np.sign(rest_orient[0])) and np.sign(orientations[i]) != np.sign(rest_orient[0]):
-        turned = min(abs(orientations[i] - float(np.median(rest_orient))), 2.0)
+        # How far past square the odd card is, at most as far as the others are: a card tilted
+        # just past 45 degrees (boxes nearly square) is barely turned, a quarter turn fully.
+        turned = min(abs(orientations[i]), abs(float(np.median(rest_orient))))
     return _Cues(apart=apart, out_of_row=out_of_row, turned=turned,
                  above=bool(centers[i][1] < mean[1]), vertical_row=bool(abs(along[1]) > abs(along[0])))
 
