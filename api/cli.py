@@ -48,6 +48,69 @@ def command(register: Callable[[argparse._SubParsersAction], None]):
 
 
 @command
+def _register_score(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("score", help="count a hand or crib from typed cards",
+                       description="Count a hand or crib with the starter: every fifteen, pair, run, "
+                                   "flush and nobs, the spoken count, and optionally check a claim.")
+    p.add_argument("cards", nargs="+", metavar="CARD",
+                   help="the hand (4 cards, 3 with --five-card) then, without --starter, the starter: "
+                        "5H 5D 5S JC 5C")
+    p.add_argument("--starter", metavar="CARD", help="the starter (turn-up) card, e.g. 5C")
+    p.add_argument("--crib", action="store_true", help="count as the crib (a 4-card flush scores nothing)")
+    p.add_argument("--five-card", action="store_true",
+                   help="five-card cribbage: a hand is 3 cards and the starter (the crib stays 4)")
+    p.add_argument("--claim", metavar="N", help="the total the player claimed (0..29): muggins check")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=_run_score)
+
+
+def _run_score(args: argparse.Namespace) -> int:
+    import json
+
+    from scorer.cards import parse_cards
+    from scorer.muggins import check_claim, parse_claim
+    from scorer.show import hand_size, score_show
+
+    cards = parse_cards(" ".join(args.cards) + " " + (args.starter or ""))
+    size = hand_size(crib=args.crib, five_card=args.five_card)
+    if len(cards) != size + 1:
+        given = len(cards) - (1 if args.starter else 0)
+        raise CliError(f"expected {size} {'crib' if args.crib else 'hand'} cards and a starter "
+                       f"({size + 1} cards, or {size} with --starter), got {given}: {' '.join(args.cards)}")
+    claimed = parse_claim(args.claim) if args.claim is not None else None
+    show = score_show(cards[:size], cards[size], crib=args.crib, five_card=args.five_card)
+    verdict = check_claim(show, claimed) if claimed is not None else None
+
+    def spelled(items) -> list[dict]:
+        return [{"kind": i.kind, "cards": [str(c) for c in i.cards], "points": i.points} for i in items]
+
+    if args.json:
+        out = {"hand": [str(c) for c in show.hand], "starter": str(show.starter), "crib": show.crib,
+               "five_card": show.five_card, "total": show.total, "items": spelled(show.items),
+               "his_heels": show.his_heels, "announcement": show.announcement}
+        if verdict is not None:
+            out["claim"] = {"claimed": verdict.claimed, "verdict": verdict.verdict,
+                            "difference": verdict.difference, "missed": spelled(verdict.missed),
+                            "exact": verdict.exact, "message": verdict.message}
+        print(json.dumps(out))
+        return 0
+    print(f"{'Crib' if show.crib else 'Hand'} {' '.join(map(str, show.hand))}, starter {show.starter}")
+    for item in show.items:
+        print(f"  {item.kind:<8} {' '.join(map(str, item.cards)):<15} {item.points:>2}")
+    if not show.items:
+        print("  nothing scores")
+    print(f"Total: {show.total}")
+    if show.his_heels:
+        print(f"His heels: {show.his_heels} to the dealer for the jack starter (not part of the total)")
+    print(f"Count: {show.announcement}")
+    if verdict is not None:
+        print(f"Claim {verdict.claimed}: {verdict.message}")
+        if verdict.missed and not verdict.exact:
+            print("  could be: " + ", ".join(" ".join(map(str, i.cards)) for i in verdict.missed))
+    return 0
+
+
+@command
 def _register_eval(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("eval", help="measure the recognizer on labelled photos",
                        description="Per-card and whole-photo accuracy, false cards and confusions on "

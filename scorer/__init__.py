@@ -1,0 +1,39 @@
+"""The cribbage scorer: cards, the show, muggins (pure standard library).
+
+>>> from scorer import score_show, check_claim
+>>> show = score_show("5H 5D 5S JC", "5C")
+>>> show.total, check_claim(show, 28).verdict
+(29, 'under-claimed')
+"""
+
+from scorer.cards import (
+    FULL_DECK,
+    RANKS,
+    SUITS,
+    Card,
+    InvalidCardError,
+    Suit,
+    parse_card,
+    parse_cards,
+)
+from scorer.muggins import ClaimVerdict, InvalidClaimError, check_claim, parse_claim
+from scorer.show import InvalidHandError, ScoreItem, Show, score_show
+
+__all__ = [
+    "FULL_DECK",
+    "RANKS",
+    "SUITS",
+    "Card",
+    "ClaimVerdict",
+    "InvalidCardError",
+    "InvalidClaimError",
+    "InvalidHandError",
+    "ScoreItem",
+    "Show",
+    "Suit",
+    "check_claim",
+    "parse_card",
+    "parse_cards",
+    "parse_claim",
+    "score_show",
+]

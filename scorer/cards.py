@@ -71,9 +71,14 @@ _VARIATION_SELECTORS = "\ufe0e\ufe0f"
 
 
 @functools.total_ordering
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Card:
     """One playing card. Orders by rank, then suit (the order runs and sorting use)."""
+
+    # Declared by hand rather than with slots=True so that the index can be kept in a
+    # slot that is not a dataclass field: fields, equality, hash and repr stay (rank, suit),
+    # while scoring millions of hands reads the index without recomputing it.
+    __slots__ = ("rank", "suit", "_index")
 
     rank: int
     """1 (ace) .. 13 (king)."""
@@ -81,10 +86,15 @@ class Card:
     """One of the four suits."""
 
     def __post_init__(self) -> None:
-        if not isinstance(self.rank, int) or not ACE <= self.rank <= KING:
+        if not isinstance(self.rank, int) or isinstance(self.rank, bool) or not ACE <= self.rank <= KING:
             raise InvalidCardError(f"rank must be 1..13, got {self.rank!r}")
         if not isinstance(self.suit, Suit):
             raise InvalidCardError(f"suit must be a Suit, got {self.suit!r}")
+        object.__setattr__(self, "_index", (self.rank - 1) * 4 + SUITS.index(self.suit))
+
+    def __reduce__(self):
+        # Rebuild through __init__ (pickle, copy): the frozen slots cannot be set afterwards.
+        return (Card, (self.rank, self.suit))
 
     def __lt__(self, other: object) -> bool:
         # Rank first (the order runs and sorted hands use), then suit C D H S.
@@ -100,7 +110,7 @@ class Card:
     @property
     def index(self) -> int:
         """0..51, rank-major (AC=0, AD=1, ... KS=51): a stable class id."""
-        return (self.rank - 1) * 4 + SUITS.index(self.suit)
+        return self._index
 
     @classmethod
     def from_index(cls, index: int) -> Card:
