@@ -271,6 +271,23 @@ def _run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+@command
+def _register_synth(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("synth", help="render labelled synthetic photos of cribbage hands",
+                       description="Synthetic table photos of card hands with labels, as an Ultralytics "
+                                   "detect set (yolo/) and classifier crops (cls/).")
+    from vision.synth.cli import add_arguments
+
+    add_arguments(p)
+    p.set_defaults(handler=_run_synth)
+
+
+def _run_synth(args: argparse.Namespace) -> int:
+    from vision.synth.cli import run
+
+    return run(args)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)

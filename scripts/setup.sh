@@ -6,7 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(gnome-cards-data kdegames-card-data-kf5 fonts-dejavu-core fonts-liberation
-              fonts-freefont-ttf librsvg2-bin chromium chromium-driver)
+              fonts-freefont-ttf librsvg2-bin chromium chromium-driver
+              # vision/synth: table textures (GIMP patterns) and index fonts for procedural decks
+              gimp-data fonts-urw-base35 fonts-texgyre fonts-oldstandard fonts-bebas-neue
+              fonts-league-spartan fonts-crosextra-caladea fonts-linuxlibertine fonts-open-sans
+              fonts-lato fonts-ebgaramond)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

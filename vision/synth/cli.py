@@ -1,0 +1,61 @@
+"""`cribcount synth`: options, the run, and a held-out render for `cribcount eval --synth`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", required=True, help="output folder (yolo/ and cls/ are written inside)")
+    p.add_argument("--n", type=int, default=100, help="number of scenes to render")
+    p.add_argument("--seed", type=int, default=0, help="seed: same seed, same images, byte for byte")
+    p.add_argument("--split", choices=("train", "val", "test"), default=None,
+                   help="render into one split (test = held-out decks only); default: 85/10/5 train/val/test")
+    p.add_argument("--size", default="640", help="long side in px: N, or LO:HI for a random size per image")
+    p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    p.add_argument("--cards", action="store_true", help="also label whole cards as YOLO class 1")
+    p.add_argument("--no-crops", action="store_true", help="skip the classifier crops (cls/)")
+    p.add_argument("--sheet", default=None, metavar="SHEET.jpg", help="write a contact sheet of the scenes")
+    p.add_argument("--check", action="store_true",
+                   help="draw the labels (read back from the label files) on the contact sheet")
+    p.add_argument("--deck-sheet", default=None, metavar="DECKS.jpg",
+                   help="write every deck's corners with their index boxes, to check by eye")
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.synth.decks import HELD_OUT_DECKS, all_decks
+    from vision.synth.export import render_dataset
+    from vision.synth.sheet import contact_sheet, corner_sheet
+
+    if args.n < 0:
+        raise ValueError("--n must be >= 0")
+    out = Path(args.out)
+    if args.deck_sheet:
+        names = [d.name for d in all_decks()]
+        path = corner_sheet(names, Path(args.deck_sheet), tile_px=70, suits=(0,))
+        print(f"deck sheet: {path} ({len(names)} decks; held out: {', '.join(HELD_OUT_DECKS)})")
+    if args.n:
+        results, rate = render_dataset(out, args.n, args.seed, args.split, args.size, args.workers,
+                                       args.cards, not args.no_crops)
+        by_split = Counter(r[0] for r in results)
+        by_type = Counter(r[2] for r in results)
+        print(f"wrote {len(results)} scenes to {out} ("
+              + ", ".join(f"{k} {v}" for k, v in sorted(by_split.items())) + "); scene types: "
+              + ", ".join(f"{k} {v}" for k, v in sorted(by_type.items())))
+        print(f"{rate:.1f} images/s on {args.workers} worker(s) at size {args.size}")
+    if args.sheet or args.check:
+        sheet = Path(args.sheet) if args.sheet else out / "check.jpg"
+        contact_sheet(out / "yolo" / "images", sheet, n=24, overlays=args.check)
+        print(f"contact sheet: {sheet}" + (" (labels drawn from the label files)" if args.check else ""))
+    return 0
+
+
+def render_held_out(out: Path, n: int, seed: int, size: str = "640:1600") -> Path:
+    """Render ``n`` scenes of the held-out decks (test split); returns the folder of JPEG + JSON."""
+    from vision.synth.export import render_dataset
+
+    render_dataset(out, n, seed, "test", size, workers=2, crops=False, progress=sys.stderr.isatty())
+    return out / "yolo" / "images" / "test"

@@ -1,0 +1,98 @@
+"""What a phone camera does to a scene: uneven light, glare on glossy cards, white balance
+and exposure, focus and motion blur, sensor noise, and JPEG (sometimes twice)."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+
+def _low_freq(rng: np.random.Generator, W: int, H: int) -> np.ndarray:
+    """A smooth light field around 1: a linear gradient, a vignette and a few broad blobs."""
+    ys, xs = np.mgrid[0:H:8, 0:W:8].astype(np.float32)
+    xs /= W
+    ys /= H
+    a = rng.uniform(0, 2 * math.pi)
+    grad = (xs - 0.5) * math.cos(a) + (ys - 0.5) * math.sin(a)
+    field = 1 + grad * rng.uniform(0.0, 0.7)
+    cx, cy = rng.uniform(0.2, 0.8, 2)
+    r2 = (xs - cx) ** 2 + (ys - cy) ** 2
+    field *= 1 - rng.uniform(0.0, 0.45) * np.clip(r2 / 0.5, 0, 1)
+    for _ in range(int(rng.integers(0, 3))):
+        bx, by = rng.uniform(0, 1, 2)
+        s = rng.uniform(0.1, 0.4)
+        field *= 1 + rng.uniform(-0.25, 0.25) * np.exp(-((xs - bx) ** 2 + (ys - by) ** 2) / (2 * s * s))
+    return cv2.resize(field, (W, H), interpolation=cv2.INTER_LINEAR)
+
+
+def _motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
+    n = max(3, int(length) | 1)
+    k = np.zeros((n, n), np.float32)
+    a = rng.uniform(0, math.pi)
+    c = n // 2
+    dx, dy = math.cos(a) * c, math.sin(a) * c
+    cv2.line(k, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1, cv2.LINE_AA)
+    return k / k.sum()
+
+
+def develop(rng: np.random.Generator, img: np.ndarray, card_mask: np.ndarray) -> np.ndarray:
+    """BGR float 0..255 scene -> uint8 BGR photo (before JPEG)."""
+    H, W = img.shape[:2]
+    scale = max(W, H) / 1000.0  # blur and noise sizes are set for a ~1000 px photo
+    out = img * _low_freq(rng, W, H)[..., None]
+    # Glare: a soft bright patch where the light reflects off the glossy cards.
+    if rng.random() < 0.35:
+        gx, gy = rng.uniform(0.15, 0.85) * W, rng.uniform(0.15, 0.85) * H
+        sx, sy = rng.uniform(0.05, 0.3) * W, rng.uniform(0.03, 0.2) * H
+        ys, xs = np.mgrid[0:H:4, 0:W:4].astype(np.float32)
+        a = rng.uniform(0, math.pi)
+        u = (xs - gx) * math.cos(a) + (ys - gy) * math.sin(a)
+        v = -(xs - gx) * math.sin(a) + (ys - gy) * math.cos(a)
+        blob = np.exp(-(u ** 2 / (2 * sx * sx) + v ** 2 / (2 * sy * sy)))
+        blob = cv2.resize(blob, (W, H))
+        strength = rng.uniform(40, 160)
+        out += (blob * (0.25 + 0.75 * card_mask) * strength)[..., None]
+    # White balance and exposure.
+    wb = np.array([rng.uniform(0.8, 1.15), rng.uniform(0.92, 1.05), rng.uniform(0.82, 1.2)], np.float32)
+    out *= wb * rng.uniform(0.7, 1.25)
+    out = np.clip(out, 0, 255)
+    gamma = rng.uniform(0.8, 1.2)
+    out = 255 * (out / 255) ** gamma
+    # Contrast / flat light.
+    c = rng.uniform(0.8, 1.15)
+    out = (out - 128) * c + 128
+    # Focus: defocus blur, sometimes motion; never so much that a 640 px index is lost.
+    r = rng.random()
+    if r < 0.55:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3) * scale)
+    elif r < 0.75:
+        out = cv2.filter2D(out, -1, _motion_kernel(rng, rng.uniform(2, 7) * scale))
+    elif r < 0.85:
+        # Depth of field: sharp band, blur growing away from it (a tilted phone).
+        blurred = cv2.GaussianBlur(out, (0, 0), rng.uniform(1.0, 2.5) * scale)
+        ys = np.linspace(0, 1, H, dtype=np.float32)[:, None, None]
+        band = np.clip(np.abs(ys - rng.uniform(0.3, 0.7)) * 2.2, 0, 1)
+        out = out * (1 - band) + blurred * band
+    # Sensor noise: shot noise (grows with signal) plus read noise, some of it colour.
+    sigma = rng.uniform(1.0, 7.0)
+    noise = rng.standard_normal((H, W, 1), dtype=np.float32) * sigma
+    if rng.random() < 0.5:
+        noise = noise + rng.standard_normal((H, W, 3), dtype=np.float32) * sigma * 0.5
+    out += noise * np.sqrt(np.clip(out, 1, 255) / 128)
+    if rng.random() < 0.3:
+        # Phone sharpening halos.
+        blur = cv2.GaussianBlur(out, (0, 0), 1.2 * scale)
+        out = out + (out - blur) * rng.uniform(0.3, 1.0)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def jpeg(rng: np.random.Generator, img: np.ndarray) -> bytes:
+    """Encode as a phone would, sometimes re-compressed once more (shared, re-saved)."""
+    q = int(rng.integers(70, 96))
+    data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])[1]
+    if rng.random() < 0.35:
+        again = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        data = cv2.imencode(".jpg", again, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 90))])[1]
+    return data.tobytes()

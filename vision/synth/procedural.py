@@ -1,0 +1,299 @@
+"""Decks the engine draws itself, so the models learn what a rank and a suit look like
+rather than one artist's drawing: index fonts from Debian font packages, pip shapes,
+colours (2- and 4-colour), corner layouts (rank above suit, suit beside, rank only),
+borders and paper tints. Every procedural deck knows its exact index boxes.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+from scorer.cards import JACK, KING, QUEEN, Card, Suit
+from vision.synth.decks import DeckSpec
+
+FONT_DIRS = (Path("/usr/share/fonts"),)
+# Fallback when a font package is missing: DejaVu ships with fonts-dejavu-core.
+FALLBACK_FONT = "DejaVuSans-Bold.ttf"
+
+_RANK_TEXT = {1: "A", JACK: "J", QUEEN: "Q", KING: "K", **{r: str(r) for r in range(2, 11)}}
+
+
+def _deck(name: str, **p) -> DeckSpec:
+    return DeckSpec(f"proc-{name}", "procedural", "", "", p)
+
+
+# Each entry is one deck design. Layouts: "stack" (rank above suit, as most real decks),
+# "side" (suit right of the rank), "rank" (no corner suit). Most stay "stack".
+PROCEDURAL_DECKS: tuple[DeckSpec, ...] = (
+    _deck("classic", font="DejaVuSerif-Bold.ttf", layout="stack", pips="classic", red=(200, 20, 30), border="none"),
+    _deck("casino", font="LiberationSans-Bold.ttf", layout="stack", pips="fat", red=(210, 30, 40), border="line"),
+    _deck("narrow", font="LiberationSansNarrow-Bold.ttf", layout="stack", pips="slim", red=(180, 20, 40), idx=0.17),
+    _deck("bookman", font="URWBookman-Demi.t1", alt_fonts=("texgyrebonum-bold.otf", "DejaVuSerif-Bold.ttf"),
+          layout="stack", pips="classic", red=(190, 30, 30), paper=(246, 240, 226)),
+    _deck("schoolbook", font="C059-Bold.t1", alt_fonts=("texgyreschola-bold.otf", "FreeSerifBold.ttf"),
+          layout="stack", pips="fat", red=(205, 35, 35), border="double"),
+    _deck("mono", font="LiberationMono-Bold.ttf", layout="side", pips="classic", red=(220, 40, 40)),
+    _deck("four-colour", font="DejaVuSans-Bold.ttf", layout="stack", pips="classic", four_colour=True),
+    _deck("rank-only", font="FreeSansBold.ttf", layout="rank", pips="fat", red=(210, 20, 20), idx=0.2),
+    _deck("slab", font="DejaVuSerifCondensed-Bold.ttf", layout="stack", pips="slim", red=(170, 25, 45),
+          paper=(240, 244, 248), border="line"),
+    _deck("gothic", font="URWGothic-Demi.t1", alt_fonts=("LeagueSpartan-Bold.otf", "DejaVuSans-Bold.ttf"),
+          layout="stack", pips="classic", red=(230, 50, 40)),
+    _deck("bebas", font="BebasNeue-Regular.ttf", alt_fonts=("LiberationSansNarrow-Bold.ttf",),
+          layout="stack", pips="fat", red=(200, 10, 60), idx=0.2),
+    _deck("freeserif", font="FreeSerif.ttf", layout="stack", pips="classic", red=(185, 25, 25), thin=True),
+    _deck("side-sans", font="FreeSansBold.ttf", layout="side", pips="slim", four_colour=True, border="line"),
+    _deck("palatino", font="P052-Bold.t1", alt_fonts=("texgyrepagella-bold.otf", "LiberationSerif-Bold.ttf"),
+          layout="stack", pips="classic", red=(200, 30, 50), paper=(250, 247, 238), border="double"),
+)
+
+
+@functools.lru_cache(maxsize=None)
+def _font_file(name: str) -> str:
+    for d in FONT_DIRS:
+        hits = sorted(d.rglob(name))
+        if hits:
+            return str(hits[0])
+    return ""
+
+
+def find_font(spec_params: dict) -> str:
+    """The deck's rank font file: its first choice, else an alternative, else DejaVu Sans Bold."""
+    for name in (spec_params.get("font", ""), *spec_params.get("alt_fonts", ()), FALLBACK_FONT):
+        # Type 1 fonts (.t1) don't load in FreeType via PIL everywhere: prefer OTF/TTF twins.
+        if name.endswith(".t1"):
+            for ext in (".otf", ".ttf"):
+                f = _font_file(name[:-3] + ext)
+                if f:
+                    return f
+            continue
+        f = _font_file(name)
+        if f:
+            return f
+    raise FileNotFoundError("no usable font (install fonts-dejavu-core)")
+
+
+# --- suit shapes, drawn in a unit box -----------------------------------------------------
+
+def draw_suit(draw: ImageDraw.ImageDraw, suit: Suit, cx: float, cy: float, size: float,
+              fill, style: str = "classic", flip: bool = False) -> tuple[float, float, float, float]:
+    """Draw a suit symbol centred at (cx, cy), ``size`` tall. Returns its box."""
+    s = size / 2
+    wf = {"classic": 1.0, "fat": 1.12, "slim": 0.86}.get(style, 1.0)
+    sx = s * wf
+    sgn = -1 if flip else 1
+
+    def P(x, y):
+        return (cx + x * sx, cy + sgn * y * s)
+
+    if suit is Suit.DIAMONDS:
+        w = 0.72 if style != "fat" else 0.8
+        draw.polygon([P(0, -1), P(w, 0), P(0, 1), P(-w, 0)], fill=fill)
+        return cx - w * sx, cy - s, cx + w * sx, cy + s
+    if suit is Suit.HEARTS or suit is Suit.SPADES:
+        # A heart: two lobes and a point; a spade is a heart upside down plus a stem.
+        up = 1 if suit is Suit.HEARTS else -1
+        r = 0.5
+        ly = -0.45 * up
+        for lx in (-0.47, 0.47):
+            x0, y0 = P(lx - r, ly - r)
+            x1, y1 = P(lx + r, ly + r)
+            draw.ellipse([min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)], fill=fill)
+        tip = 1.0 * up if suit is Suit.HEARTS else 0.55 * up
+        draw.polygon([P(-0.95, ly + 0.12 * up), P(0.95, ly + 0.12 * up), P(0, tip)], fill=fill)
+        if suit is Suit.SPADES:
+            draw.polygon([P(0, 0.1), P(0.32, 1.0), P(-0.32, 1.0)], fill=fill)
+            # The spade's point: a triangle above the lobes.
+            draw.polygon([P(-0.93, -0.28), P(0.93, -0.28), P(0, -1.0)], fill=fill)
+        return cx - sx, cy - s, cx + sx, cy + s
+    # Clubs: three balls and a stem.
+    r = 0.36
+    for bx, by in ((0, -0.58), (-0.56, 0.02), (0.56, 0.02)):
+        x0, y0 = P(bx - r, by - r)
+        x1, y1 = P(bx + r, by + r)
+        draw.ellipse([min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)], fill=fill)
+    draw.polygon([P(0, -0.2), P(0.3, 1.0), P(-0.3, 1.0)], fill=fill)
+    draw.ellipse([min(P(-0.2, -0.2)[0], P(0.2, 0.2)[0]), min(P(-0.2, -0.2)[1], P(0.2, 0.2)[1]),
+                  max(P(-0.2, -0.2)[0], P(0.2, 0.2)[0]), max(P(-0.2, -0.2)[1], P(0.2, 0.2)[1])], fill=fill)
+    return cx - 0.92 * sx, cy - s, cx + 0.92 * sx, cy + s
+
+
+# Pip positions as fractions of the pip area (x, y, flipped?); standard French layouts.
+_C, _L, _R = 0.5, 0.0, 1.0
+PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
+    2: [(_C, 0), (_C, 1)],
+    3: [(_C, 0), (_C, 0.5), (_C, 1)],
+    4: [(_L, 0), (_R, 0), (_L, 1), (_R, 1)],
+    5: [(_L, 0), (_R, 0), (_C, 0.5), (_L, 1), (_R, 1)],
+    6: [(_L, 0), (_R, 0), (_L, 0.5), (_R, 0.5), (_L, 1), (_R, 1)],
+    7: [(_L, 0), (_R, 0), (_C, 0.25), (_L, 0.5), (_R, 0.5), (_L, 1), (_R, 1)],
+    8: [(_L, 0), (_R, 0), (_C, 0.25), (_L, 0.5), (_R, 0.5), (_C, 0.75), (_L, 1), (_R, 1)],
+    9: [(_L, 0), (_R, 0), (_L, 1 / 3), (_R, 1 / 3), (_C, 0.5), (_L, 2 / 3), (_R, 2 / 3), (_L, 1), (_R, 1)],
+    10: [(_L, 0), (_R, 0), (_C, 1 / 6), (_L, 1 / 3), (_R, 1 / 3), (_L, 2 / 3), (_R, 2 / 3), (_C, 5 / 6),
+         (_L, 1), (_R, 1)],
+}
+
+
+def suit_colour(suit: Suit, p: dict) -> tuple[int, int, int]:
+    """RGB ink of a suit: red/black, or the 4-colour deck's blue diamonds and green clubs."""
+    if p.get("four_colour"):
+        return {Suit.SPADES: (20, 20, 20), Suit.HEARTS: (210, 25, 30),
+                Suit.DIAMONDS: (25, 70, 200), Suit.CLUBS: (20, 130, 45)}[suit]
+    return tuple(p.get("red", (200, 20, 30))) if suit.is_red else tuple(p.get("black", (18, 18, 22)))
+
+
+def _index_tile(card: Card, p: dict, font: ImageFont.FreeTypeFont, idx_h: float) -> Image.Image:
+    """The corner index (rank glyphs and, unless rank-only, a small suit) on a transparent tile."""
+    colour = suit_colour(card.suit, p)
+    text = _RANK_TEXT[card.rank]
+    layout = p.get("layout", "stack")
+    suit_h = idx_h * (0.62 if layout == "stack" else 0.7)
+    tile = Image.new("RGBA", (int(idx_h * 4), int(idx_h * 3)), (0, 0, 0, 0))
+    d = ImageDraw.Draw(tile)
+    x0, y0 = idx_h * 0.2, idx_h * 0.2
+    bb = d.textbbox((0, 0), text, font=font)
+    tw, th = bb[2] - bb[0], bb[3] - bb[1]
+    if text == "10" and p.get("narrow_ten", True):
+        # Many decks squeeze the two digits of 10 together.
+        font_c = font.font_variant(size=font.size)
+        d.text((x0 - bb[0], y0 - bb[1]), "1", font=font_c, fill=colour)
+        b1 = d.textbbox((0, 0), "1", font=font_c)
+        d.text((x0 - bb[0] + (b1[2] - b1[0]) * 0.85, y0 - bb[1]), "0", font=font_c, fill=colour)
+        tw = d.textbbox((x0 - bb[0] + (b1[2] - b1[0]) * 0.85, y0 - bb[1]), "0", font=font_c)[2] - x0
+    else:
+        d.text((x0 - bb[0], y0 - bb[1]), text, font=font, fill=colour)
+    if layout == "stack":
+        cx = x0 + tw / 2
+        cy = y0 + th + idx_h * 0.12 + suit_h / 2
+        draw_suit(d, card.suit, cx, cy, suit_h, colour + (255,), p.get("pips", "classic"))
+    elif layout == "side":
+        cx = x0 + tw + idx_h * 0.12 + suit_h * 0.45
+        cy = y0 + th / 2
+        draw_suit(d, card.suit, cx, cy, suit_h, colour + (255,), p.get("pips", "classic"))
+    return tile
+
+
+def _alpha_box(tile: Image.Image) -> tuple[int, int, int, int]:
+    a = np.asarray(tile)[:, :, 3]
+    ys, xs = np.nonzero(a > 40)
+    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+
+
+def _court_art(d: ImageDraw.ImageDraw, card: Card, box, p: dict, rng: np.random.Generator, font_path: str):
+    """A stand-in court picture: framed coloured bands, a crown and a big letter."""
+    x0, y0, x1, y1 = box
+    colour = suit_colour(card.suit, p)
+    palette = [(200, 40, 40), (30, 60, 160), (230, 190, 40), (20, 20, 20), (40, 130, 60)]
+    d.rectangle(box, outline=colour, width=max(2, int((x1 - x0) * 0.012)))
+    n = int(rng.integers(5, 10))
+    ys = np.linspace(y0, y1, n + 1)
+    for i in range(n):
+        c = palette[int(rng.integers(len(palette)))]
+        inset = (x1 - x0) * rng.uniform(0.08, 0.3)
+        d.rectangle([x0 + inset, ys[i] + 3, x1 - inset, ys[i + 1] - 3], fill=c)
+    big = ImageFont.truetype(font_path, int((y1 - y0) * 0.28))
+    letter = _RANK_TEXT[card.rank]
+    bb = d.textbbox((0, 0), letter, font=big)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    d.ellipse([cx - (bb[2] - bb[0]) * 0.9, cy - (bb[3] - bb[1]) * 0.9, cx + (bb[2] - bb[0]) * 0.9,
+               cy + (bb[3] - bb[1]) * 0.9], fill=(250, 245, 230))
+    d.text((cx - (bb[0] + bb[2]) / 2, cy - (bb[1] + bb[3]) / 2), letter, font=big, fill=colour)
+
+
+def render_procedural_deck(spec: DeckSpec, width: int) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+    """Faces (BGRA, Card.index order), one back and the exact index boxes ``(52, 2, 4)``."""
+    p = spec.params
+    ss = 2  # draw at 2x and shrink: PIL polygons are not antialiased
+    W = width * ss
+    H = int(round(W * p.get("aspect", 1.4)))
+    rng = np.random.default_rng(sum(map(ord, spec.name)))
+    font_path = find_font(p)
+    idx_h = W * p.get("idx", 0.15)
+    font = ImageFont.truetype(font_path, int(idx_h * (0.8 if p.get("layout") == "rank" else 0.62)))
+    # Scale the font so the tallest rank glyph is the intended share of the index.
+    probe = ImageDraw.Draw(Image.new("L", (8, 8))).textbbox((0, 0), "Q", font=font)
+    want = idx_h * (0.9 if p.get("layout") == "rank" else 0.55)
+    font = ImageFont.truetype(font_path, max(8, int(font.size * want / max(1, probe[3] - probe[1]))))
+    paper = tuple(p.get("paper", (252, 252, 250)))
+    radius = int(W * p.get("radius", 0.06))
+    margin = W * p.get("margin", 0.045)
+    faces, boxes = [], np.zeros((52, 2, 4))
+    for i in range(52):
+        card = Card.from_index(i)
+        img = Image.new("RGBA", (W, H), (0, 0, 0, 0))
+        d = ImageDraw.Draw(img)
+        d.rounded_rectangle([0, 0, W - 1, H - 1], radius=radius, fill=paper + (255,),
+                            outline=(150, 150, 150, 255), width=max(1, ss))
+        border = p.get("border", "none")
+        if border in ("line", "double"):
+            ins = W * 0.2
+            d.rectangle([ins, H * 0.08, W - ins, H * 0.92], outline=suit_colour(card.suit, p), width=ss * 2)
+        if border == "double":
+            d.rounded_rectangle([W * 0.02, W * 0.02, W * 0.98 - 1, H - W * 0.02], radius=radius * 0.7,
+                                outline=(60, 60, 60), width=ss)
+        colour = suit_colour(card.suit, p) + (255,)
+        pip_h = W * {"fat": 0.19, "slim": 0.15}.get(p.get("pips"), 0.17)
+        ax0, ax1 = W * 0.3, W * 0.7
+        ay0, ay1 = H * 0.2, H * 0.8
+        if card.rank == 1:
+            draw_suit(d, card.suit, W / 2, H / 2, W * 0.42, colour, p.get("pips", "classic"))
+        elif card.rank <= 10:
+            for fx, fy in PIP_LAYOUT[card.rank]:
+                cx = ax0 + fx * (ax1 - ax0)
+                cy = ay0 + fy * (ay1 - ay0)
+                draw_suit(d, card.suit, cx, cy, pip_h, colour, p.get("pips", "classic"), flip=fy > 0.5)
+        else:
+            _court_art(d, card, (W * 0.22, H * 0.13, W * 0.78, H * 0.87), p, rng, font_path)
+        tile = _index_tile(card, p, font, idx_h)
+        bx0, by0, bx1, by1 = _alpha_box(tile)
+        crop = tile.crop((bx0, by0, bx1, by1))
+        ox, oy = int(margin), int(margin * 1.1)
+        img.alpha_composite(crop, (ox, oy))
+        rot = crop.rotate(180)
+        img.alpha_composite(rot, (W - ox - crop.width, H - oy - crop.height))
+        arr = cv2.cvtColor(np.asarray(img), cv2.COLOR_RGBA2BGRA)
+        arr = cv2.resize(arr, (width, H // ss), interpolation=cv2.INTER_AREA)
+        faces.append(arr)
+        boxes[i, 0] = (ox / W, oy / H, (ox + crop.width) / W, (oy + crop.height) / H)
+        boxes[i, 1] = (1 - (ox + crop.width) / W, 1 - (oy + crop.height) / H, 1 - ox / W, 1 - oy / H)
+    back = draw_back(width, faces[0].shape[0], rng)
+    return faces, [back], boxes
+
+
+def draw_back(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
+    """A card back: a coloured field with a lattice or dots inside a white margin (BGRA)."""
+    colours = [(170, 30, 30), (30, 50, 150), (20, 100, 60), (110, 30, 110), (20, 20, 20)]
+    c = colours[int(rng.integers(len(colours)))]
+    img = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    r = int(width * 0.06)
+    d.rounded_rectangle([0, 0, width - 1, height - 1], radius=r, fill=(250, 250, 248, 255),
+                        outline=(150, 150, 150, 255))
+    m = int(width * 0.06)
+    d.rounded_rectangle([m, m, width - m, height - m], radius=r // 2, fill=c + (255,))
+    light = tuple(min(255, v + 90) for v in c) + (255,)
+    step = max(6, int(width * rng.uniform(0.04, 0.08)))
+    if rng.random() < 0.5:
+        for k in range(-height, width + height, step):
+            d.line([(m + k, m), (m + k + height, m + height)], fill=light, width=2)
+            d.line([(m + k, m), (m + k - height, m + height)], fill=light, width=2)
+    else:
+        for yy in range(m + step // 2, height - m, step):
+            for xx in range(m + step // 2, width - m, step):
+                d.ellipse([xx - step * 0.25, yy - step * 0.25, xx + step * 0.25, yy + step * 0.25], fill=light)
+    arr = np.asarray(img).copy()
+    # Keep the pattern inside the coloured field.
+    field_mask = np.zeros((height, width), np.uint8)
+    cv2.rectangle(field_mask, (m, m), (width - m, height - m), 1, -1)
+    arr[(field_mask == 0) & (arr[:, :, 3] > 0)] = (250, 250, 248, 255)
+    outline = np.zeros((height, width), np.uint8)
+    cv2.rectangle(outline, (m, m), (width - m, height - m), 1, 2)
+    arr[(outline == 1)] = c + (255,)
+    corner_cut = np.asarray(img)[:, :, 3] == 0
+    arr[corner_cut] = 0
+    return cv2.cvtColor(arr, cv2.COLOR_RGBA2BGRA)

@@ -1,0 +1,110 @@
+"""Things on a cribbage table besides the cards: a board with pegs, coins and fingers.
+
+Each prop is an RGBA image (BGRA order, like the card faces) with its size in table units
+(a card is 1 unit wide), placed in a scene exactly like a card.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.synth.surfaces import texture
+
+PX_PER_UNIT = 160
+
+
+def cribbage_board(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
+    """A wooden board: three tracks of peg holes, a few coloured pegs. Returns (BGRA, size in units)."""
+    length_u = rng.uniform(4.0, 6.0)
+    width_u = rng.uniform(1.1, 1.8)
+    w, h = int(length_u * PX_PER_UNIT), int(width_u * PX_PER_UNIT)
+    wood = texture("wood", int(rng.integers(12)))
+    tile = cv2.resize(wood, (w, h)).astype(np.float32) * rng.uniform(0.7, 1.2)
+    img = np.zeros((h, w, 4), np.uint8)
+    img[:, :, :3] = tile.clip(0, 255).astype(np.uint8)
+    mask = np.zeros((h, w), np.uint8)
+    r = int(min(h, w) * rng.uniform(0.05, 0.25))
+    cv2.rectangle(mask, (r, 0), (w - r, h), 255, -1)
+    cv2.rectangle(mask, (0, r), (w, h - r), 255, -1)
+    for cx, cy in ((r, r), (w - r, r), (r, h - r), (w - r, h - r)):
+        cv2.circle(mask, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    img[:, :, 3] = mask
+    # Bevel: darker rim.
+    rim = cv2.GaussianBlur(255 - mask, (0, 0), h * 0.03).astype(np.float32) / 255
+    img[:, :, :3] = (img[:, :, :3] * (1 - 0.5 * rim[..., None])).astype(np.uint8)
+    tracks = 3
+    hole_r = max(2, int(h * 0.022))
+    holes_per_row = 30 + int(rng.integers(0, 2)) * 30
+    margin = w * 0.08
+    peg_colours = [(40, 40, 200), (200, 80, 30), (40, 160, 40), (230, 230, 230), (30, 200, 230)]
+    peg_spots = []
+    for t in range(tracks):
+        for row in range(2):
+            y = h * (0.18 + t * 0.3 + row * 0.1)
+            xs = np.linspace(margin, w - margin, holes_per_row)
+            for i, x in enumerate(xs):
+                gx = x + (i // 5) * 0  # groups of five are spaced by the linspace anyway
+                cv2.circle(img, (int(gx), int(y)), hole_r, (25, 20, 15, 255), -1, cv2.LINE_AA)
+                if rng.random() < 0.012:
+                    peg_spots.append((gx, y, t))
+    for k in range(int(rng.integers(2, 5))):
+        if k >= len(peg_spots):
+            x = rng.uniform(margin, w - margin)
+            y = h * (0.18 + int(rng.integers(3)) * 0.3)
+            t = 0
+        else:
+            x, y, t = peg_spots[k]
+        c = peg_colours[(t + k) % len(peg_colours)]
+        pr = int(hole_r * 1.9)
+        cv2.circle(img, (int(x + pr * 0.5), int(y + pr * 0.6)), pr, (15, 15, 15, 255), -1, cv2.LINE_AA)
+        cv2.circle(img, (int(x), int(y)), pr, c + (255,), -1, cv2.LINE_AA)
+        cv2.circle(img, (int(x - pr * 0.35), int(y - pr * 0.35)), max(1, pr // 3),
+                   tuple(min(255, v + 90) for v in c) + (255,), -1, cv2.LINE_AA)
+    return img, (length_u, width_u)
+
+
+def coin(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
+    """A coin: copper, brass or silver disc with a rim and a worn relief."""
+    d_u = rng.uniform(0.28, 0.5)
+    n = int(d_u * PX_PER_UNIT)
+    metals = [(60, 110, 180), (70, 160, 200), (185, 185, 180), (120, 140, 150)]
+    c = np.array(metals[int(rng.integers(len(metals)))], np.float32)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = n / 2
+    d = np.hypot(xx - r, yy - r) / r
+    shade = 0.75 + 0.35 * ((xx - yy) / n)
+    relief = cv2.GaussianBlur(np.random.default_rng(int(rng.integers(2**31))).random((n, n)).astype(np.float32),
+                              (0, 0), n * 0.04)
+    v = shade * (0.85 + 0.3 * relief) * np.where(d > 0.85, 0.8, 1.0)
+    img = np.zeros((n, n, 4), np.uint8)
+    img[:, :, :3] = (c * v[..., None]).clip(0, 255).astype(np.uint8)
+    img[:, :, 3] = (np.clip((1 - d) * r, 0, 1) * 255).astype(np.uint8)
+    return img, (d_u, d_u)
+
+
+def finger(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
+    """A finger or thumb seen from above: a rounded capsule in skin tone with a nail."""
+    len_u = rng.uniform(1.2, 2.2)
+    wid_u = rng.uniform(0.32, 0.45)
+    w, h = int(wid_u * PX_PER_UNIT), int(len_u * PX_PER_UNIT)
+    skins = [(150, 180, 225), (120, 150, 200), (90, 120, 170), (60, 85, 130), (45, 60, 95), (170, 195, 235)]
+    c = np.array(skins[int(rng.integers(len(skins)))], np.float32) * rng.uniform(0.85, 1.1)
+    mask = np.zeros((h, w), np.uint8)
+    rr = w // 2
+    cv2.rectangle(mask, (0, rr), (w - 1, h - 1), 255, -1)
+    cv2.circle(mask, (rr, rr), rr, 255, -1, cv2.LINE_AA)
+    xx = np.linspace(-1, 1, w, dtype=np.float32)[None, :]
+    shade = 0.7 + 0.35 * np.sqrt(np.clip(1 - xx ** 2, 0, 1)) * np.ones((h, 1), np.float32)
+    img = np.zeros((h, w, 4), np.uint8)
+    img[:, :, :3] = (c * shade[..., None]).clip(0, 255).astype(np.uint8)
+    # Nail at the tip; knuckle creases.
+    nail = np.zeros((h, w), np.uint8)
+    cv2.ellipse(nail, (rr, int(rr * 1.3)), (int(rr * 0.62), int(rr * 0.85)), 0, 0, 360, 255, -1, cv2.LINE_AA)
+    nc = np.minimum(c * 1.12 + 15, 255)
+    img[:, :, :3] = np.where(nail[..., None] > 128, nc, img[:, :, :3]).astype(np.uint8)
+    for frac in (0.45, 0.75):
+        y = int(h * frac)
+        cv2.line(img, (int(w * 0.2), y), (int(w * 0.8), y + 2), tuple(int(v * 0.75) for v in c) + (255,), 1, cv2.LINE_AA)
+    img[:, :, 3] = mask
+    return img, (wid_u, len_u)

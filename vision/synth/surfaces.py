@@ -1,0 +1,196 @@
+"""Table surfaces: wood, felt, cloth, stone, painted tops and patterned fabric.
+
+Procedural textures are made from a few octaves of smooth noise; real-photo micro
+texture comes from GIMP's pattern files (Debian ``gimp-data``), tiled and mixed in.
+The bank is built from fixed seeds, so every process holds the same textures.
+"""
+
+from __future__ import annotations
+
+import functools
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+GIMP_PATTERNS = Path("/usr/share/gimp/2.0/patterns")
+# Patterns that read as a table top, a cloth or a floor (not sky, fire or cartoons).
+PATTERN_FILES = ("Wood/pine.pat", "Wood/walnut.pat", "Wood/wood1.pat", "Wood/wood2.pat", "Wood/wood3.pat",
+                 "Wood/wood4.pat", "Wood/wood5.pat", "Wood/burlwood.pat", "Wood/corkboard.pat",
+                 "Wood/parque1.pat", "Stone/granite1.pat", "Stone/marble1.pat", "Stone/marble2.pat",
+                 "Stone/slate.pat", "Stone/pink_marble.pat", "Fabric/burlap.pat", "Paper/paper.pat",
+                 "Paper/crinklepaper.pat", "Animal/leather.pat", "Legacy/fibers.pat")
+TEX_PX = 768
+
+
+def read_gimp_pattern(path: Path) -> np.ndarray:
+    """A GIMP .pat file as a BGR image (grey and RGB patterns; alpha dropped)."""
+    data = path.read_bytes()
+    header_size, _version, w, h, bpp = struct.unpack(">IIIII", data[:20])
+    px = np.frombuffer(data[header_size:header_size + w * h * bpp], np.uint8).reshape(h, w, bpp)
+    if bpp in (1, 2):
+        return cv2.cvtColor(np.ascontiguousarray(px[:, :, 0]), cv2.COLOR_GRAY2BGR)
+    return cv2.cvtColor(np.ascontiguousarray(px[:, :, :3]), cv2.COLOR_RGB2BGR)
+
+
+def smooth_noise(rng: np.random.Generator, size: int, cells: int) -> np.ndarray:
+    """Value noise in [0, 1]: random cells upsampled with cubic interpolation."""
+    grid = rng.random((cells + 3, cells + 3)).astype(np.float32)
+    big = cv2.resize(grid, (size + size * 3 // cells, size + size * 3 // cells), interpolation=cv2.INTER_CUBIC)
+    o = size // cells
+    return np.clip(big[o:o + size, o:o + size], 0, 1)
+
+
+def fractal(rng: np.random.Generator, size: int, base: int = 4, octaves: int = 5, gain: float = 0.5) -> np.ndarray:
+    out = np.zeros((size, size), np.float32)
+    amp, total = 1.0, 0.0
+    for k in range(octaves):
+        out += amp * smooth_noise(rng, size, min(size // 2, base * 2 ** k))
+        total += amp
+        amp *= gain
+    return out / total
+
+
+def _colourize(v: np.ndarray, c0, c1) -> np.ndarray:
+    c0, c1 = np.array(c0, np.float32), np.array(c1, np.float32)
+    return (c0 + v[..., None] * (c1 - c0)).clip(0, 255).astype(np.uint8)
+
+
+def _wood(rng, n):
+    # Rings along one axis, bent by noise; planks with seams.
+    y = np.linspace(0, 1, n, dtype=np.float32)[:, None] * np.ones((1, n), np.float32)
+    warp = fractal(rng, n, 3, 4) * rng.uniform(2, 6)
+    rings = (np.sin((y * rng.uniform(20, 60) + warp) * np.pi * 2) + 1) / 2
+    fine = fractal(rng, n, 32, 3)
+    v = 0.55 * rings ** rng.uniform(0.6, 2) + 0.45 * fine
+    dark = rng.uniform(0.2, 0.8)
+    base = np.array([rng.uniform(20, 80), rng.uniform(50, 120), rng.uniform(90, 190)]) * (0.6 + dark)
+    img = _colourize(v, base * 0.6, np.minimum(base * 1.35, 255))
+    if rng.random() < 0.7:
+        planks = int(rng.integers(3, 8))
+        for k in range(1, planks):
+            x = int(n * k / planks + rng.normal(0, 4))
+            img[:, max(0, x - 1):x + 1] = (img[:, max(0, x - 1):x + 1] * 0.55).astype(np.uint8)
+    return img.transpose(1, 0, 2).copy() if rng.random() < 0.5 else img
+
+
+def _felt(rng, n):
+    colours = [(40, 100, 30), (30, 70, 20), (90, 40, 20), (30, 30, 120), (50, 50, 55), (20, 60, 90)]
+    c = np.array(colours[int(rng.integers(len(colours)))], np.float32) * rng.uniform(0.6, 1.3)
+    v = 0.6 * fractal(rng, n, 8, 5) + 0.4 * rng.random((n, n)).astype(np.float32)
+    return _colourize(v, c * 0.75, c * 1.25)
+
+
+def _cloth(rng, n):
+    # A woven cloth: a fine weave plus colour and stripes or checks.
+    period = rng.uniform(3, 7)
+    x = np.arange(n, dtype=np.float32)
+    wx = (np.sin(x * 2 * np.pi / period) + 1) / 2
+    weave = 0.5 * wx[None, :] + 0.5 * wx[:, None]
+    c = rng.uniform(40, 230, 3)
+    v = 0.25 * weave + 0.5 * fractal(rng, n, 6, 4) + 0.25
+    img = _colourize(v, c * 0.6, np.minimum(c * 1.2, 255)).astype(np.float32)
+    if rng.random() < 0.5:
+        c2 = rng.uniform(20, 230, 3)
+        stripe = rng.uniform(20, 120)
+        s = ((x // stripe) % 2).astype(np.float32)
+        m = s[None, :] if rng.random() < 0.5 else np.maximum(s[None, :], s[:, None])
+        img = img * (1 - m[..., None] * 0.6) + c2 * 0.6 * m[..., None] * (0.5 + v[..., None])
+    return img.clip(0, 255).astype(np.uint8)
+
+
+def _stone(rng, n):
+    v = fractal(rng, n, 4, 6, 0.6)
+    veins = np.abs(np.sin((fractal(rng, n, 3, 5) * rng.uniform(6, 14)) * np.pi))
+    v = 0.6 * v + 0.4 * veins ** rng.uniform(0.3, 1.0)
+    light = rng.random() < 0.6
+    c0 = rng.uniform(150, 220, 3) if light else rng.uniform(20, 80, 3)
+    c1 = np.minimum(c0 + rng.uniform(30, 70), 255) if light else c0 + rng.uniform(40, 100)
+    if light:
+        c0, c1 = c0 * 0.8, c1
+    return _colourize(v, c0, c1)
+
+
+def _painted(rng, n):
+    # Plain table tops: white, grey, beige or black laminate with faint texture.
+    tones = [(235, 235, 232), (220, 225, 230), (200, 210, 220), (190, 200, 205), (60, 60, 60), (30, 30, 32),
+             (170, 200, 225), (245, 245, 245)]
+    c = np.array(tones[int(rng.integers(len(tones)))], np.float32) * rng.uniform(0.85, 1.05)
+    v = 0.7 * fractal(rng, n, 2, 3) + 0.3 * rng.random((n, n)).astype(np.float32) * 0.3
+    return _colourize(v, c * 0.92, np.minimum(c * 1.04, 255))
+
+
+def _fabric_print(rng, n):
+    # A printed fabric (sofa throw, bedspread): large blobs of two or three colours.
+    c = [rng.uniform(10, 240, 3) for _ in range(3)]
+    a = fractal(rng, n, int(rng.integers(2, 6)), 3)
+    b = fractal(rng, n, int(rng.integers(3, 8)), 3)
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = c[0]
+    m1 = (a > np.quantile(a, rng.uniform(0.4, 0.7)))[..., None]
+    m2 = (b > np.quantile(b, 0.75))[..., None]
+    img = np.where(m1, c[1], img)
+    img = np.where(m2, c[2], img)
+    img = cv2.GaussianBlur(img, (0, 0), 1.2)
+    weave = _cloth(rng, n).astype(np.float32) / 255
+    return (img * (0.75 + 0.35 * weave.mean(axis=2, keepdims=True))).clip(0, 255).astype(np.uint8)
+
+
+def _tiled_pattern(rng, n, pattern: np.ndarray):
+    scale = rng.uniform(1.0, 2.5)
+    p = cv2.resize(pattern, None, fx=scale, fy=scale, interpolation=cv2.INTER_LINEAR)
+    reps = (n // p.shape[0] + 2, n // p.shape[1] + 2)
+    tile = np.tile(p, (reps[0], reps[1], 1))[:n, :n].astype(np.float32)
+    # Break the repetition with a low-frequency brightness field.
+    tile *= (0.8 + 0.4 * fractal(rng, n, 3, 3))[..., None]
+    return tile.clip(0, 255).astype(np.uint8)
+
+
+GENERATORS = {"wood": _wood, "felt": _felt, "cloth": _cloth, "stone": _stone, "painted": _painted,
+              "fabric": _fabric_print}
+# How often each kind of surface is drawn; plain painted tops and wood are the commonest tables.
+SURFACE_WEIGHTS = {"wood": 0.24, "painted": 0.22, "cloth": 0.14, "fabric": 0.1, "felt": 0.1, "stone": 0.08,
+                   "pattern": 0.12}
+
+
+@functools.lru_cache(maxsize=1)
+def _patterns() -> tuple[np.ndarray, ...]:
+    out = []
+    for f in PATTERN_FILES:
+        p = GIMP_PATTERNS / f
+        if p.exists():
+            try:
+                out.append(read_gimp_pattern(p))
+            except (OSError, ValueError, struct.error):
+                pass
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=256)
+def texture(kind: str, variant: int) -> np.ndarray:
+    """One table texture (TEX_PX square, BGR), made from a fixed seed: the same in every process."""
+    rng = np.random.default_rng([hash_kind(kind), variant])
+    if kind == "pattern":
+        pats = _patterns()
+        if not pats:
+            return _painted(rng, TEX_PX)
+        return _tiled_pattern(rng, TEX_PX, pats[variant % len(pats)])
+    return GENERATORS[kind](rng, TEX_PX)
+
+
+def hash_kind(kind: str) -> int:
+    return sum(ord(c) * 31 ** i for i, c in enumerate(kind)) % 2**31
+
+
+VARIANTS = 12
+
+
+def pick_surface(rng: np.random.Generator) -> tuple[str, np.ndarray]:
+    kinds = list(SURFACE_WEIGHTS)
+    p = np.array([SURFACE_WEIGHTS[k] for k in kinds])
+    kind = kinds[int(rng.choice(len(kinds), p=p / p.sum()))]
+    tex = texture(kind, int(rng.integers(VARIANTS)))
+    # Per-scene colour shift so 12 variants become many tables.
+    gain = rng.uniform(0.8, 1.2, 3) * rng.uniform(0.8, 1.15)
+    return kind, np.clip(tex.astype(np.float32) * gain, 0, 255).astype(np.uint8)
