@@ -16,6 +16,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="render into one split (test = held-out decks only); default: 85/10/5 train/val/test")
     p.add_argument("--size", default="640", help="long side in px: N, or LO:HI for a random size per image")
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    p.add_argument("--decks", default=None, metavar="A,B,...",
+                   help="only these decks (names as in --deck-sheet); held-out decks stay test-only")
     p.add_argument("--cards", action="store_true", help="also label whole cards as YOLO class 1")
     p.add_argument("--no-crops", action="store_true", help="skip the classifier crops (cls/)")
     p.add_argument("--sheet", default=None, metavar="SHEET.jpg", help="write a contact sheet of the scenes")
@@ -38,8 +40,9 @@ def run(args: argparse.Namespace) -> int:
         path = corner_sheet(names, Path(args.deck_sheet), tile_px=70, suits=(0,))
         print(f"deck sheet: {path} ({len(names)} decks; held out: {', '.join(HELD_OUT_DECKS)})")
     if args.n:
+        decks = [d.strip() for d in args.decks.split(",") if d.strip()] if args.decks else None
         results, rate = render_dataset(out, args.n, args.seed, args.split, args.size, args.workers,
-                                       args.cards, not args.no_crops)
+                                       args.cards, not args.no_crops, decks=decks)
         by_split = Counter(r[0] for r in results)
         by_type = Counter(r[2] for r in results)
         print(f"wrote {len(results)} scenes to {out} ("

@@ -40,6 +40,8 @@ HERUKA_DIR = NPM_DIR / "@heruka_urgyen" / "react-playing-cards" / "src" / "image
 LEVELS_PX = (256, 512)
 # Bump RENDER_VERSION when the art changes, BOXES_VERSION when the index finder does.
 RENDER_VERSION = 1
+# Procedural decks re-render when their drawing code changes.
+PROC_VERSION = 3
 BOXES_VERSION = 6
 
 _GNOME_SUIT = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart", Suit.SPADES: "spade"}
@@ -360,8 +362,8 @@ class DeckArt:
 
 
 def _render_key(spec: DeckSpec) -> str:
-    blob = json.dumps([RENDER_VERSION, spec.name, spec.path, spec.ids,
-                       spec.params if spec.family == "procedural" else {}, LEVELS_PX], sort_keys=True, default=str)
+    proc = [PROC_VERSION, spec.params] if spec.family == "procedural" else {}
+    blob = json.dumps([RENDER_VERSION, spec.name, spec.path, spec.ids, proc, LEVELS_PX], sort_keys=True, default=str)
     return hashlib.sha1(blob.encode()).hexdigest()[:12]
 
 

@@ -33,6 +33,8 @@ MIN_LABEL_VISIBLE = 0.3
 CLS_CARD_VISIBLE = 0.7
 CLS_NONE_VISIBLE = 0.3
 CROP_MAX_PX = 160
+# Indices smaller than this are unreadable even to a person: no classifier crop either way.
+MIN_CROP_INDEX_PX = 12
 # Procedural decks are a third of the scenes: enough to teach shapes, not so many they dominate.
 PROCEDURAL_SHARE = 0.33
 
@@ -71,8 +73,20 @@ def image_rng(seed: int, split: str, number: int) -> np.random.Generator:
     return np.random.default_rng([seed, _SPLIT_IDS[split], number])
 
 
-def choose_deck(rng: np.random.Generator, split: str) -> str:
+def split_pool(split: str, only: Iterable[str] | None = None) -> list[str]:
+    """Decks a split may use, narrowed to ``only`` when given. Raises ``ValueError`` if none is left."""
     names = deck_names(split)
+    if only is not None:
+        only = list(only)
+        names = [n for n in names if n in only]
+        if not names:
+            raise ValueError(f"none of the decks {only} may be used in the {split} split "
+                             f"(held-out decks only in test, never in train/val)")
+    return names
+
+
+def choose_deck(rng: np.random.Generator, split: str, only: Iterable[str] | None = None) -> str:
+    names = split_pool(split, only)
     proc = [n for n in names if n.startswith("proc-")]
     art = [n for n in names if not n.startswith("proc-")]
     pool = proc if (proc and (not art or rng.random() < PROCEDURAL_SHARE)) else art
@@ -89,10 +103,10 @@ class Sample:
 
 
 def render_sample(seed: int, split: str, number: int, size: SizeSpec, deck: str | None = None,
-                  scene_type: str | None = None) -> Sample:
-    """One labelled photo, fully determined by its arguments."""
+                  scene_type: str | None = None, decks: Iterable[str] | None = None) -> Sample:
+    """One labelled photo, fully determined by its arguments (``decks`` narrows the split's pool)."""
     rng = image_rng(seed, split, number)
-    deck = deck or choose_deck(rng, split)
+    deck = deck or choose_deck(rng, split, decks)
     spec = make_scene(rng, deck, scene_type)
     W, H = size.draw(rng)
     cam = make_camera(rng, (W, H), spec.items)
@@ -166,11 +180,13 @@ def classifier_crops(sample: Sample, rng: np.random.Generator) -> list[tuple[str
     for card in lab["cards"]:
         for idx in card["indices"]:
             vf = idx["visible_fraction"]
+            b = idx["box_xyxy"]
+            if max(b[2] - b[0], b[3] - b[1]) < MIN_CROP_INDEX_PX:
+                continue
             if vf >= CLS_CARD_VISIBLE:
                 c = square_crop(img, idx["box_xyxy"], rng)
                 if c is not None:
                     out.append((card["card"], c))
-                    b = idx["box_xyxy"]
                     sizes.append((b[2] - b[0], b[3] - b[1]))
             elif vf < CLS_NONE_VISIBLE and idx["visible_box_xyxy"] and vf > 0.02:
                 c = square_crop(img, idx["box_xyxy"], rng)
@@ -244,11 +260,12 @@ class Job:
     crops: bool = True
     deck: str | None = None
     scene_type: str | None = None
+    decks: tuple[str, ...] | None = None
 
 
 def run_job(job: Job) -> tuple[str, str, str]:
     """Render and write one image with its labels and crops. Returns (split, stem, scene type)."""
-    s = render_sample(job.seed, job.split, job.number, job.size, job.deck, job.scene_type)
+    s = render_sample(job.seed, job.split, job.number, job.size, job.deck, job.scene_type, job.decks)
     out = Path(job.out)
     img_dir = out / "yolo" / "images" / job.split
     lab_dir = out / "yolo" / "labels" / job.split
@@ -269,15 +286,28 @@ def _worker_init() -> None:
 
 
 def plan_jobs(out: Path, n: int, seed: int, split: str | None, size: SizeSpec, with_cards: bool = False,
-              crops: bool = True, val_share: float = 0.1, test_share: float = 0.05) -> list[Job]:
+              crops: bool = True, val_share: float = 0.1, test_share: float = 0.05,
+              decks: Iterable[str] | None = None) -> list[Job]:
     """``n`` jobs in one split, or spread over train/val/test when no split is named."""
+    decks = tuple(decks) if decks is not None else None
     if split:
         counts = {split: n}
     else:
         n_test = int(round(n * test_share))
         n_val = int(round(n * val_share))
         counts = {"train": n - n_val - n_test, "val": n_val, "test": n_test}
-    return [Job(str(out), seed, sp, i, size, with_cards, crops) for sp, c in counts.items() for i in range(c)]
+    if not split and decks is not None:
+        # Only some decks named: splits none of them may enter get no scenes (train takes them).
+        for sp in ("val", "test"):
+            try:
+                split_pool(sp, decks)
+            except ValueError:
+                counts["train"] += counts.pop(sp)
+    counts = {sp: c for sp, c in counts.items() if c}
+    for sp in counts:
+        split_pool(sp, decks)  # fail now, not in a worker
+    return [Job(str(out), seed, sp, i, size, with_cards, crops, decks=decks)
+            for sp, c in counts.items() for i in range(c)]
 
 
 def prepare_dirs(out: Path, splits: Iterable[str], crops: bool) -> None:
@@ -324,9 +354,12 @@ def run_jobs(jobs: list[Job], workers: int = 2, progress: bool = True) -> tuple[
     # Decks are rasterized once, before the workers start (they only read the cache).
     decks = set()
     for sp in {j.split for j in jobs}:
-        decks.update(deck_names(sp))
+        decks.update(split_pool(sp, jobs[0].decks))
     build_all(sorted(decks), workers=workers,
               progress=(lambda m: print(m, file=sys.stderr)) if progress else None)
+    from vision.synth.surfaces import _bank
+
+    _bank()  # the texture bank too, so workers never race to make it
     bar = Progress(len(jobs)) if progress else None
     t0 = time.perf_counter()
     results: list[tuple[str, str, str]] = []
@@ -352,9 +385,10 @@ def run_jobs(jobs: list[Job], workers: int = 2, progress: bool = True) -> tuple[
 
 
 def render_dataset(out: Path, n: int, seed: int, split: str | None = None, size: str = "640", workers: int = 2,
-                   with_cards: bool = False, crops: bool = True, progress: bool = True) -> tuple[list, float]:
+                   with_cards: bool = False, crops: bool = True, progress: bool = True,
+                   decks: Iterable[str] | None = None) -> tuple[list, float]:
     """Render ``n`` scenes into ``out`` (YOLO + classifier layouts) and write data.yaml."""
-    jobs = plan_jobs(out, n, seed, split, SizeSpec.parse(size), with_cards, crops)
+    jobs = plan_jobs(out, n, seed, split, SizeSpec.parse(size), with_cards, crops, decks=decks)
     results, rate = run_jobs(jobs, workers, progress)
     write_data_yaml(out, with_cards)
     return results, rate

@@ -32,20 +32,20 @@ def _deck(name: str, **p) -> DeckSpec:
 PROCEDURAL_DECKS: tuple[DeckSpec, ...] = (
     _deck("classic", font="DejaVuSerif-Bold.ttf", layout="stack", pips="classic", red=(200, 20, 30), border="none"),
     _deck("casino", font="LiberationSans-Bold.ttf", layout="stack", pips="fat", red=(210, 30, 40), border="line"),
-    _deck("narrow", font="LiberationSansNarrow-Bold.ttf", layout="stack", pips="slim", red=(180, 20, 40), idx=0.17),
+    _deck("narrow", font="LiberationSansNarrow-Bold.ttf", layout="stack", pips="slim", red=(180, 20, 40), idx=0.27),
     _deck("bookman", font="URWBookman-Demi.t1", alt_fonts=("texgyrebonum-bold.otf", "DejaVuSerif-Bold.ttf"),
           layout="stack", pips="classic", red=(190, 30, 30), paper=(246, 240, 226)),
     _deck("schoolbook", font="C059-Bold.t1", alt_fonts=("texgyreschola-bold.otf", "FreeSerifBold.ttf"),
           layout="stack", pips="fat", red=(205, 35, 35), border="double"),
     _deck("mono", font="LiberationMono-Bold.ttf", layout="side", pips="classic", red=(220, 40, 40)),
     _deck("four-colour", font="DejaVuSans-Bold.ttf", layout="stack", pips="classic", four_colour=True),
-    _deck("rank-only", font="FreeSansBold.ttf", layout="rank", pips="fat", red=(210, 20, 20), idx=0.2),
+    _deck("rank-only", font="FreeSansBold.ttf", layout="rank", pips="fat", red=(210, 20, 20), idx=0.17),
     _deck("slab", font="DejaVuSerifCondensed-Bold.ttf", layout="stack", pips="slim", red=(170, 25, 45),
           paper=(240, 244, 248), border="line"),
     _deck("gothic", font="URWGothic-Demi.t1", alt_fonts=("LeagueSpartan-Bold.otf", "DejaVuSans-Bold.ttf"),
           layout="stack", pips="classic", red=(230, 50, 40)),
     _deck("bebas", font="BebasNeue-Regular.ttf", alt_fonts=("LiberationSansNarrow-Bold.ttf",),
-          layout="stack", pips="fat", red=(200, 10, 60), idx=0.2),
+          layout="stack", pips="fat", red=(200, 10, 60), idx=0.28),
     _deck("freeserif", font="FreeSerif.ttf", layout="stack", pips="classic", red=(185, 25, 25), thin=True),
     _deck("side-sans", font="FreeSansBold.ttf", layout="side", pips="slim", four_colour=True, border="line"),
     _deck("palatino", font="P052-Bold.t1", alt_fonts=("texgyrepagella-bold.otf", "LiberationSerif-Bold.ttf"),
@@ -96,20 +96,18 @@ def draw_suit(draw: ImageDraw.ImageDraw, suit: Suit, cx: float, cy: float, size:
         draw.polygon([P(0, -1), P(w, 0), P(0, 1), P(-w, 0)], fill=fill)
         return cx - w * sx, cy - s, cx + w * sx, cy + s
     if suit is Suit.HEARTS or suit is Suit.SPADES:
-        # A heart: two lobes and a point; a spade is a heart upside down plus a stem.
-        up = 1 if suit is Suit.HEARTS else -1
-        r = 0.5
-        ly = -0.45 * up
-        for lx in (-0.47, 0.47):
-            x0, y0 = P(lx - r, ly - r)
-            x1, y1 = P(lx + r, ly + r)
-            draw.ellipse([min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)], fill=fill)
-        tip = 1.0 * up if suit is Suit.HEARTS else 0.55 * up
-        draw.polygon([P(-0.95, ly + 0.12 * up), P(0.95, ly + 0.12 * up), P(0, tip)], fill=fill)
-        if suit is Suit.SPADES:
-            draw.polygon([P(0, 0.1), P(0.32, 1.0), P(-0.32, 1.0)], fill=fill)
-            # The spade's point: a triangle above the lobes.
-            draw.polygon([P(-0.93, -0.28), P(0.93, -0.28), P(0, -1.0)], fill=fill)
+        # The classic heart curve, normalised to the unit box; a spade is a heart upside down
+        # on a flared stem.
+        t = np.linspace(0, 2 * np.pi, 90)
+        hx = 16 * np.sin(t) ** 3 / 17
+        hy = -(13 * np.cos(t) - 5 * np.cos(2 * t) - 2 * np.cos(3 * t) - np.cos(4 * t)) / 17
+        hy = (hy - hy.min()) / (hy.max() - hy.min()) * 2 - 1  # -1 (lobes) .. 1 (point)
+        if suit is Suit.HEARTS:
+            draw.polygon([P(x, y) for x, y in zip(hx, hy)], fill=fill)
+            return cx - sx, cy - s, cx + sx, cy + s
+        body = [P(x, -y * 0.78 - 0.22) for x, y in zip(hx, hy)]  # point up, body over y -1..0.56
+        draw.polygon(body, fill=fill)
+        draw.polygon([P(0, 0.1), P(0.34, 1.0), P(-0.34, 1.0)], fill=fill)
         return cx - sx, cy - s, cx + sx, cy + s
     # Clubs: three balls and a stem.
     r = 0.36
@@ -152,7 +150,7 @@ def _index_tile(card: Card, p: dict, font: ImageFont.FreeTypeFont, idx_h: float)
     colour = suit_colour(card.suit, p)
     text = _RANK_TEXT[card.rank]
     layout = p.get("layout", "stack")
-    suit_h = idx_h * (0.62 if layout == "stack" else 0.7)
+    suit_h = idx_h * (0.42 if layout == "stack" else 0.45)
     tile = Image.new("RGBA", (int(idx_h * 4), int(idx_h * 3)), (0, 0, 0, 0))
     d = ImageDraw.Draw(tile)
     x0, y0 = idx_h * 0.2, idx_h * 0.2
@@ -169,10 +167,10 @@ def _index_tile(card: Card, p: dict, font: ImageFont.FreeTypeFont, idx_h: float)
         d.text((x0 - bb[0], y0 - bb[1]), text, font=font, fill=colour)
     if layout == "stack":
         cx = x0 + tw / 2
-        cy = y0 + th + idx_h * 0.12 + suit_h / 2
+        cy = y0 + th + idx_h * 0.07 + suit_h / 2
         draw_suit(d, card.suit, cx, cy, suit_h, colour + (255,), p.get("pips", "classic"))
     elif layout == "side":
-        cx = x0 + tw + idx_h * 0.12 + suit_h * 0.45
+        cx = x0 + tw + idx_h * 0.08 + suit_h * 0.45
         cy = y0 + th / 2
         draw_suit(d, card.suit, cx, cy, suit_h, colour + (255,), p.get("pips", "classic"))
     return tile
@@ -213,7 +211,8 @@ def render_procedural_deck(spec: DeckSpec, width: int) -> tuple[list[np.ndarray]
     H = int(round(W * p.get("aspect", 1.4)))
     rng = np.random.default_rng(sum(map(ord, spec.name)))
     font_path = find_font(p)
-    idx_h = W * p.get("idx", 0.15)
+    # Real decks: the rank glyph is ~12-15% of the card width tall, the corner suit ~9%.
+    idx_h = W * p.get("idx", 0.24)
     font = ImageFont.truetype(font_path, int(idx_h * (0.8 if p.get("layout") == "rank" else 0.62)))
     # Scale the font so the tallest rank glyph is the intended share of the index.
     probe = ImageDraw.Draw(Image.new("L", (8, 8))).textbbox((0, 0), "Q", font=font)

@@ -83,13 +83,30 @@ def coin(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
     return img, (d_u, d_u)
 
 
+SKINS = [(150, 180, 225), (120, 150, 200), (90, 120, 170), (60, 85, 130), (45, 60, 95), (170, 195, 235)]
+
+
+def palm(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
+    """The heel of a hand holding a fan: a soft-edged oval in skin tone, lit from one side."""
+    w_u, h_u = rng.uniform(1.3, 1.9), rng.uniform(1.4, 2.0)
+    w, h = int(w_u * PX_PER_UNIT), int(h_u * PX_PER_UNIT)
+    c = np.array(SKINS[int(rng.integers(len(SKINS)))], np.float32) * rng.uniform(0.85, 1.1)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    u, v = (xx / w - 0.5) * 2, (yy / h - 0.5) * 2
+    d = u ** 2 + v ** 2
+    shade = 0.72 + 0.3 * np.sqrt(np.clip(1 - d, 0, 1)) + 0.08 * u
+    img = np.zeros((h, w, 4), np.uint8)
+    img[:, :, :3] = (c * shade[..., None]).clip(0, 255).astype(np.uint8)
+    img[:, :, 3] = (np.clip((1 - d) * 12, 0, 1) * 255).astype(np.uint8)
+    return img, (w_u, h_u)
+
+
 def finger(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
     """A finger or thumb seen from above: a rounded capsule in skin tone with a nail."""
     len_u = rng.uniform(1.2, 2.2)
     wid_u = rng.uniform(0.32, 0.45)
     w, h = int(wid_u * PX_PER_UNIT), int(len_u * PX_PER_UNIT)
-    skins = [(150, 180, 225), (120, 150, 200), (90, 120, 170), (60, 85, 130), (45, 60, 95), (170, 195, 235)]
-    c = np.array(skins[int(rng.integers(len(skins)))], np.float32) * rng.uniform(0.85, 1.1)
+    c = np.array(SKINS[int(rng.integers(len(SKINS)))], np.float32) * rng.uniform(0.85, 1.1)
     mask = np.zeros((h, w), np.uint8)
     rr = w // 2
     cv2.rectangle(mask, (0, rr), (w - 1, h - 1), 255, -1)

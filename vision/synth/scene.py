@@ -152,9 +152,8 @@ def layout_fan(rng, cards, starter, aspect) -> list[Item]:
         xy.append(center)
         items.append(Item("face", tuple(center), a, (1.0, aspect), c, lift=lift + 0.01 * i))
     # The thumb lies across the front card near the pivot; the palm shows below.
-    palm, psize = props.finger(rng)
-    palm_size = (psize[0] * 2.6, psize[1] * 0.9)
-    items.insert(0, Item("finger", tuple(pivot + np.array([0, 0.35])), rng.normal(0, 0.2), palm_size,
+    palm, palm_size = props.palm(rng)
+    items.insert(0, Item("finger", tuple(pivot + np.array([0, 0.25])), rng.normal(0, 0.2), palm_size,
                          image=palm, lift=lift * 0.8))
     thumb, tsize = props.finger(rng)
     ta = rng.uniform(0.6, 1.2) * rng.choice([-1, 1])
@@ -267,7 +266,8 @@ def make_camera(rng: np.random.Generator, size: tuple[int, int], items: list[Ite
     f = (max(W, H) / 2) / math.tan(fov_long / 2)
     half_v = math.degrees(math.atan((H / 2) / f))
     max_tilt = max(0.0, min(60.0, 83.0 - half_v))
-    tilt = math.radians(min(max_tilt, abs(rng.normal(0, 24)) if rng.random() < 0.7 else rng.uniform(0, max_tilt)))
+    # Most photos are taken 45-80 degrees above the table (tilt 10-45), few straight down.
+    tilt = math.radians(min(max_tilt, rng.uniform(0, 15) if rng.random() < 0.2 else rng.uniform(10, max_tilt)))
     faces = [it for it in items if it.kind == "face"]
     corners = np.concatenate([_item_corners(it) for it in faces])
     target = (corners.min(axis=0) + corners.max(axis=0)) / 2 + rng.normal(0, 0.3, 2)
@@ -288,6 +288,10 @@ def make_camera(rng: np.random.Generator, size: tuple[int, int], items: list[Ite
         inside = lo[0] >= margin and lo[1] >= margin and hi[0] <= W - margin and hi[1] <= H - margin
         if inside or not fit:
             break
+        # Never shrink cards below ~9% of the width to fit everything: crop the scene instead.
+        widths = np.linalg.norm(proj[1::4] - proj[0::4], axis=1)
+        if np.median(widths) / 1.15 < 0.09 * W:
+            break
         dist *= 1.15
     return Camera(Hm / Hm[2, 2], 90 - math.degrees(tilt), (W, H))
 
@@ -296,18 +300,21 @@ def make_camera(rng: np.random.Generator, size: tuple[int, int], items: list[Ite
 
 def _table(rng, cam: Camera) -> np.ndarray:
     W, H = cam.size
-    _kind, tex = pick_surface(rng)
-    units_per_px = 1.0 / rng.uniform(60, 300)  # texture px per card width
+    kind, tex, gain = pick_surface(rng)
+    # Texture px per card width: the 768 px texture spans 3-10 cards (wood grain, weave, stone).
+    units_per_px = 1.0 / rng.uniform(75, 250)
     a = rng.uniform(0, math.pi)
     A = np.eye(3)
     A[:2, :2] = _rot(a) * units_per_px
     A[:2, 2] = rng.uniform(-5, 5, 2)
     M = cam.homography @ A
-    img = cv2.warpPerspective(tex, M, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
+    img = cv2.warpPerspective(np.asarray(tex), M, (W, H), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REFLECT_101).astype(np.float32) * gain
     if rng.random() < 0.3:
         # The table ends somewhere in view: floor or room beyond, darker and out of focus.
         floor = texture(["wood", "stone", "fabric", "painted"][int(rng.integers(4))], int(rng.integers(12)))
-        floor = cv2.warpPerspective(floor, M @ np.diag([0.5, 0.5, 1]), (W, H), borderMode=cv2.BORDER_REFLECT_101)
+        floor = cv2.warpPerspective(np.asarray(floor), M @ np.diag([0.5, 0.5, 1]), (W, H),
+                                    borderMode=cv2.BORDER_REFLECT_101).astype(np.float32)
         floor = cv2.GaussianBlur(floor, (0, 0), 2 + W / 400) * rng.uniform(0.35, 0.7)
         Hi = np.linalg.inv(cam.homography)
         ys, xs = np.mgrid[0:H:4, 0:W:4]
@@ -317,7 +324,7 @@ def _table(rng, cam: Camera) -> np.ndarray:
         edge = rng.uniform(2.2, 4.5)
         small = (u < edge).astype(np.float32)
         mask = cv2.resize(small, (W, H), interpolation=cv2.INTER_LINEAR)[..., None]
-        img = (img * mask + floor * (1 - mask)).astype(np.uint8)
+        img = img * mask + floor * (1 - mask)
     return img
 
 
@@ -346,7 +353,7 @@ def _item_source(it: Item, art: DeckArt, px_needed: float) -> np.ndarray:
 def render(rng: np.random.Generator, spec: SceneSpec, cam: Camera) -> Rendered:
     W, H = cam.size
     art = load_deck(spec.deck)
-    canvas = _table(rng, cam).astype(np.float32)
+    canvas = _table(rng, cam)
     idmap = np.full((H, W), -1, np.int16)
     card_mask = np.zeros((H, W), np.float32)
     # One light for the scene: shadows fall the same way, softness from the light's size.

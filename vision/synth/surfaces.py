@@ -8,6 +8,7 @@ The bank is built from fixed seeds, so every process holds the same textures.
 from __future__ import annotations
 
 import functools
+import os
 import struct
 from pathlib import Path
 
@@ -60,10 +61,15 @@ def _colourize(v: np.ndarray, c0, c1) -> np.ndarray:
 def _wood(rng, n):
     # Rings along one axis, bent by noise; planks with seams.
     y = np.linspace(0, 1, n, dtype=np.float32)[:, None] * np.ones((1, n), np.float32)
-    warp = fractal(rng, n, 3, 4) * rng.uniform(2, 6)
-    rings = (np.sin((y * rng.uniform(20, 60) + warp) * np.pi * 2) + 1) / 2
-    fine = fractal(rng, n, 32, 3)
-    v = 0.55 * rings ** rng.uniform(0.6, 2) + 0.45 * fine
+    # Grain: long streaks (noise stretched along the board) plus a few bent growth rings.
+    streaks = cv2.resize(rng.random((n, 12)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC)
+    streaks = cv2.resize(cv2.resize(rng.random((n // 2, 6)).astype(np.float32), (n // 2, n // 2)), (n, n)) * 0.5 \
+        + 0.5 * np.clip(streaks, 0, 1)
+    warp = fractal(rng, n, 2, 3) * rng.uniform(1, 3)
+    rings = (np.sin((y * rng.uniform(4, 14) + warp) * np.pi * 2) + 1) / 2
+    fine = rng.random((n, n)).astype(np.float32)
+    fine = cv2.GaussianBlur(fine, (0, 0), sigmaX=0.6, sigmaY=6)
+    v = 0.35 * rings ** rng.uniform(0.6, 2) + 0.45 * streaks.T + 0.2 * fine
     dark = rng.uniform(0.2, 0.8)
     base = np.array([rng.uniform(20, 80), rng.uniform(50, 120), rng.uniform(90, 190)]) * (0.6 + dark)
     img = _colourize(v, base * 0.6, np.minimum(base * 1.35, 255))
@@ -167,9 +173,32 @@ def _patterns() -> tuple[np.ndarray, ...]:
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=256)
+BANK_VERSION = 2
+
+
+@functools.lru_cache(maxsize=1)
+def _bank() -> dict[str, np.ndarray]:
+    """All textures, made once into the cache (``textures_v<N>.npz``) and memory-mapped after."""
+    from vision.synth.decks import cache_dir
+
+    path = cache_dir() / f"textures_v{BANK_VERSION}.npy"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        arr = np.stack([make_texture(k, v) for k in BANK_KINDS for v in range(VARIANTS)])
+        tmp = path.with_suffix(f".tmp{os.getpid()}.npy")
+        np.save(tmp, arr)
+        tmp.rename(path)
+    arr = np.load(path, mmap_mode="r")
+    return {k: arr[i * VARIANTS:(i + 1) * VARIANTS] for i, k in enumerate(BANK_KINDS)}
+
+
 def texture(kind: str, variant: int) -> np.ndarray:
-    """One table texture (TEX_PX square, BGR), made from a fixed seed: the same in every process."""
+    """One table texture (TEX_PX square, BGR), the same in every process."""
+    return _bank()[kind][variant % VARIANTS]
+
+
+def make_texture(kind: str, variant: int) -> np.ndarray:
+    """Draw one texture from its fixed seed."""
     rng = np.random.default_rng([hash_kind(kind), variant])
     if kind == "pattern":
         pats = _patterns()
@@ -184,13 +213,14 @@ def hash_kind(kind: str) -> int:
 
 
 VARIANTS = 12
+BANK_KINDS = (*GENERATORS, "pattern")
 
 
-def pick_surface(rng: np.random.Generator) -> tuple[str, np.ndarray]:
+def pick_surface(rng: np.random.Generator) -> tuple[str, np.ndarray, np.ndarray]:
+    """A table texture and a colour gain for it (so 12 variants become many tables)."""
     kinds = list(SURFACE_WEIGHTS)
     p = np.array([SURFACE_WEIGHTS[k] for k in kinds])
     kind = kinds[int(rng.choice(len(kinds), p=p / p.sum()))]
     tex = texture(kind, int(rng.integers(VARIANTS)))
-    # Per-scene colour shift so 12 variants become many tables.
-    gain = rng.uniform(0.8, 1.2, 3) * rng.uniform(0.8, 1.15)
-    return kind, np.clip(tex.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    gain = (rng.uniform(0.85, 1.15, 3) * rng.uniform(0.8, 1.15)).astype(np.float32)
+    return kind, tex, gain

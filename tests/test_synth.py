@@ -1,0 +1,250 @@
+"""The synthetic photo engine: labels land on the pixels, decks stay in their splits,
+a seed fixes the bytes, every scene type occurs, and the exports have the right shape.
+
+Procedural decks need no system art, so most tests use them; tests of installed SVG
+decks skip when ``gnome-cards-data`` is missing. Each test renders only a few 640 px scenes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+pytest.importorskip("PIL", reason="the synth extra (pillow, cairosvg) is not installed")
+
+from scorer.cards import Card  # noqa: E402
+from vision.synth import decks as deckmod  # noqa: E402
+from vision.synth.export import (CLASS_NAMES, SizeSpec, choose_deck, render_dataset,  # noqa: E402
+                                 render_sample, yolo_lines)
+from vision.synth.scene import SCENE_TYPES, make_camera, make_scene, render  # noqa: E402
+
+TRAIN_DECK = "proc-classic"
+HELD_OUT_PROC = "proc-slab"
+SIZE = SizeSpec.parse("640")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _cache(tmp_path_factory):
+    """A cache shared by this module's tests (procedural decks build in about a second)."""
+    import os
+
+    old = os.environ.get("CRIBCOUNT_CACHE")
+    if not old:
+        os.environ["CRIBCOUNT_CACHE"] = str(tmp_path_factory.mktemp("synth-cache"))
+    deckmod._LOADED.clear()
+    yield
+    if not old:
+        os.environ.pop("CRIBCOUNT_CACHE", None)
+    deckmod._LOADED.clear()
+
+
+def _gray(img):
+    return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+
+
+def _poly_mask(shape, quad):
+    m = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(m, np.round(np.array(quad) * 16).astype(np.int32), 1, cv2.LINE_8, shift=4)
+    return m.astype(bool)
+
+
+# --- decks and splits -------------------------------------------------------------------------
+
+def test_held_out_decks_never_in_train_or_val():
+    held = set(deckmod.HELD_OUT_DECKS)
+    assert len(held) >= 3
+    assert not held & set(deckmod.deck_names("train"))
+    assert not held & set(deckmod.deck_names("val"))
+    assert set(deckmod.deck_names("test")) <= held
+
+
+def test_held_out_families_cover_installed_and_procedural():
+    families = {n.split("-")[0] for n in deckmod.HELD_OUT_DECKS}
+    assert {"gnome", "kde", "proc"} <= families
+
+
+def test_choose_deck_never_draws_a_held_out_deck_for_training():
+    rng = np.random.default_rng(0)
+    drawn = {choose_deck(rng, split) for split in ("train", "val") for _ in range(300)}
+    assert not drawn & set(deckmod.HELD_OUT_DECKS)
+    assert {choose_deck(rng, "test") for _ in range(50)} <= set(deckmod.HELD_OUT_DECKS)
+
+
+def test_naming_a_held_out_deck_for_training_is_refused():
+    with pytest.raises(ValueError, match="held-out"):
+        render_sample(0, "train", 0, SIZE, decks=[HELD_OUT_PROC])
+
+
+def test_eval_only_deck_is_not_an_engine_deck():
+    names = " ".join(d.path for d in deckmod.all_decks())
+    assert "younestouati" not in names
+
+
+@pytest.mark.skipif(not deckmod.GNOME_DIR.exists(), reason="gnome-cards-data is not installed")
+def test_at_least_twenty_french_designs():
+    assert len(deckmod.all_decks()) >= 20
+
+
+def test_procedural_deck_index_boxes_hold_ink_on_paper():
+    art = deckmod.load_deck(TRAIN_DECK)
+    faces = art.faces[max(art.faces)]
+    h, w = faces.shape[1:3]
+    for i in (0, 9 * 4 + 1, 11 * 4 + 2, 51):
+        g = _gray(np.ascontiguousarray(faces[i][:, :, :3]))
+        for k in range(2):
+            x0, y0, x1, y1 = (art.index_boxes[i, k] * [w, h, w, h]).round().astype(int)
+            patch = g[y0:y1, x0:x1]
+            assert patch.min() < 120, f"{Card.from_index(i)} corner {k}: no ink in the index box"
+            ring = np.concatenate([g[max(0, y0 - 3), x0:x1], g[min(h - 1, y1 + 2), x0:x1]])
+            assert ring.mean() > 200, f"{Card.from_index(i)} corner {k}: box cuts through ink"
+
+
+@pytest.mark.skipif(not deckmod.GNOME_DIR.exists(), reason="gnome-cards-data is not installed")
+def test_svg_deck_index_boxes_hold_rank_and_suit():
+    art = deckmod.load_deck("gnome-simplistic")
+    faces = art.faces[max(art.faces)]
+    h, w = faces.shape[1:3]
+    boxes = art.index_boxes
+    # Rank above suit: boxes are taller than wide (10 excepted) and sit in the corner.
+    for i in range(52):
+        x0, y0, x1, y1 = boxes[i, 0]
+        assert x1 < 0.3 and y1 < 0.3, Card.from_index(i)
+        assert y1 - y0 > (x1 - x0) * (0.9 if Card.from_index(i).rank == 10 else 1.3), Card.from_index(i)
+        g = _gray(np.ascontiguousarray(faces[i][:, :, :3]))
+        bx = (boxes[i, 0] * [w, h, w, h]).round().astype(int)
+        assert g[bx[1]:bx[3], bx[0]:bx[2]].min() < 120
+
+
+# --- scenes ------------------------------------------------------------------------------------
+
+def test_every_scene_type_occurs():
+    seen = Counter(make_scene(np.random.default_rng([7, i]), TRAIN_DECK).scene_type for i in range(80))
+    assert set(seen) == set(SCENE_TYPES)
+
+
+def test_same_seed_same_bytes():
+    a = render_sample(11, "train", 3, SIZE, deck=TRAIN_DECK)
+    b = render_sample(11, "train", 3, SIZE, deck=TRAIN_DECK)
+    c = render_sample(12, "train", 3, SIZE, deck=TRAIN_DECK)
+    assert a.jpeg == b.jpeg
+    assert a.label == b.label
+    assert a.jpeg != c.jpeg
+
+
+@pytest.mark.parametrize("scene_type", SCENE_TYPES)
+def test_card_corners_land_on_the_drawn_card(scene_type):
+    rng = np.random.default_rng([3, SCENE_TYPES.index(scene_type)])
+    spec = make_scene(rng, TRAIN_DECK, scene_type)
+    cam = make_camera(rng, (640, 480), spec.items)
+    rendered = render(rng, spec, cam)
+    from vision.synth.scene import labels
+
+    lab = labels(spec, cam, rendered)
+    item_of = {str(it.card): k for k, it in enumerate(spec.items) if it.kind == "face"}
+    checked = 0
+    for card in lab["cards"]:
+        k = item_of[card["card"]]
+        poly = _poly_mask(rendered.idmap.shape, card["corners"])
+        drawn = rendered.idmap == k
+        if drawn.sum() < 200:
+            continue
+        # What was drawn lies inside the labelled corners, and inside them every pixel is the
+        # card itself or something laid on top of it (drawn later).
+        inside = (drawn & poly).sum() / drawn.sum()
+        covered = ((rendered.idmap[poly] == k) | (rendered.idmap[poly] > k)).mean()
+        assert inside > 0.97, f"{card['card']}: only {inside:.2f} of its pixels inside its corners"
+        assert covered > 0.95, f"{card['card']}: {covered:.2f} of its corners' area is the card or above it"
+        checked += 1
+    assert checked >= 3
+
+
+def test_index_boxes_contain_dark_ink_on_a_light_face():
+    found = 0
+    for n in range(4):
+        s = render_sample(21, "train", n, SIZE, deck=TRAIN_DECK)
+        g = _gray(s.image)
+        for card in s.label["cards"]:
+            for idx in card["indices"]:
+                x0, y0, x1, y1 = idx["box_xyxy"]
+                if idx["visible_fraction"] < 0.99 or min(x1 - x0, y1 - y0) < 8:
+                    continue
+                m = _poly_mask(g.shape, idx["quad"])
+                vals = g[m]
+                # Ink is much darker than the paper around it.
+                assert np.percentile(vals, 10) < 0.8 * np.percentile(vals, 95), card["card"]
+                found += 1
+    assert found >= 4
+
+
+def test_card_region_differs_from_the_table():
+    s = render_sample(5, "train", 1, SIZE, deck=TRAIN_DECK)
+    hsv = s.image.astype(np.float32)
+    for card in s.label["cards"]:
+        if card["visible_fraction"] < 0.98:
+            continue
+        inside = _poly_mask(hsv.shape, card["corners"])
+        grown = cv2.dilate(inside.astype(np.uint8), np.ones((15, 15), np.uint8)).astype(bool) & ~inside
+        ring = grown & ~cv2.dilate(inside.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+        if ring.sum() < 50:
+            continue
+        # The paper's colour is not the table's (cards are whitish, tables rarely the same shade).
+        d = np.abs(np.median(hsv[inside], axis=0) - np.median(hsv[ring], axis=0)).max()
+        assert d > 8, card["card"]
+
+
+# --- exports -------------------------------------------------------------------------------------
+
+def test_exports_have_the_ultralytics_layouts(tmp_path):
+    results, rate = render_dataset(tmp_path, 3, seed=2, split="train", workers=1, progress=False,
+                                   decks=[TRAIN_DECK], with_cards=True)
+    assert len(results) == 3 and rate > 0
+    yaml = (tmp_path / "yolo" / "data.yaml").read_text()
+    assert "train: images/train" in yaml and "0: index" in yaml and "1: card" in yaml
+    images = sorted((tmp_path / "yolo" / "images" / "train").glob("*.jpg"))
+    assert len(images) == 3
+    for img in images:
+        label = json.loads(img.with_suffix(".json").read_text())
+        for key in ("image", "width", "height", "deck", "scene_type", "seed", "cards"):
+            assert key in label
+        for card in label["cards"]:
+            Card.parse(card["card"])
+            assert len(card["corners"]) == 4 and len(card["indices"]) == 2
+            for idx in card["indices"]:
+                assert len(idx["quad"]) == 4 and 0 <= idx["visible_fraction"] <= 1
+        rows = (tmp_path / "yolo" / "labels" / "train" / f"{img.stem}.txt").read_text().split("\n")
+        rows = [r for r in rows if r]
+        assert rows == yolo_lines(label, with_cards=True)
+        for r in rows:
+            cls, *xywh = r.split()
+            assert cls in ("0", "1") and all(0 <= float(v) <= 1 for v in xywh)
+    classes = sorted(p.name for p in (tmp_path / "cls" / "train").iterdir())
+    assert classes == sorted(CLASS_NAMES) and len(classes) == 53
+    crops = list((tmp_path / "cls" / "train").rglob("*.jpg"))
+    assert crops
+    for c in crops[:20]:
+        im = cv2.imread(str(c))
+        assert im.shape[0] == im.shape[1] <= 160
+
+
+def test_size_spec_rejects_nonsense():
+    assert SizeSpec.parse("640:2000") == SizeSpec(640, 2000)
+    for bad in ("abc", "2000:640", "10", "640:2000:3"):
+        with pytest.raises(ValueError):
+            SizeSpec.parse(bad)
+
+
+def test_cli_synth_writes_a_checked_sheet(tmp_path, capsys):
+    from api.cli import main
+
+    sheet = tmp_path / "sheet.jpg"
+    rc = main(["synth", "--out", str(tmp_path / "out"), "--n", "2", "--seed", "1", "--split", "train",
+               "--workers", "1", "--decks", TRAIN_DECK, "--sheet", str(sheet), "--check"])
+    assert rc == 0
+    assert cv2.imread(str(sheet)) is not None
+    out = capsys.readouterr().out
+    assert "images/s" in out
