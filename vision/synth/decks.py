@@ -42,7 +42,7 @@ LEVELS_PX = (256, 512)
 RENDER_VERSION = 1
 # Procedural decks re-render when their drawing code changes.
 PROC_VERSION = 3
-BOXES_VERSION = 6
+BOXES_VERSION = 7
 
 _GNOME_SUIT = {Suit.CLUBS: "club", Suit.DIAMONDS: "diamond", Suit.HEARTS: "heart", Suit.SPADES: "spade"}
 _RANK_WORD = {JACK: "jack", QUEEN: "queen", KING: "king"}
@@ -294,6 +294,7 @@ def find_index_boxes(faces: Sequence[np.ndarray], params: dict | None = None) ->
     min_h = w * params.get("min_h", 0.04)
     courts = np.array([Card.from_index(i).rank >= JACK for i in range(52)])
     boxes = np.zeros((52, 2, 4), np.float64)
+    fallbacks: list[str] = []
     for corner in range(2):
         views = [f if corner == 0 else f[::-1, ::-1] for f in faces]
         inks = np.stack([_ink_mask(v, zone) for v in views])
@@ -323,6 +324,7 @@ def find_index_boxes(faces: Sequence[np.ndarray], params: dict | None = None) ->
             ok = (x1 > 0 and 0.75 * mh < y1 - y0 < 1.3 * mh and abs(y0 - med[1]) < 0.3 * mh
                   and abs(x0 - med[0]) < 0.5 * mh and x1 - x0 < max_w)
             if not ok:
+                fallbacks.append(f"{Card.from_index(i)}{'/br' if corner else ''}")
                 # Something joined the index (a court's big pip) or nothing was found:
                 # the deck's usual box, as wide as this card's rank needs.
                 raw[i] = (med[0], med[1], med[0] + (max_w / 1.5 * 1.1 if Card.from_index(i).rank == 10 else mw), med[3])
@@ -330,6 +332,7 @@ def find_index_boxes(faces: Sequence[np.ndarray], params: dict | None = None) ->
         if corner == 1:  # back to the unrotated face
             fr = np.stack([1 - fr[:, 2], 1 - fr[:, 3], 1 - fr[:, 0], 1 - fr[:, 1]], axis=1)
         boxes[:, corner] = fr
+    find_index_boxes.last_fallbacks = fallbacks  # type: ignore[attr-defined]
     return boxes
 
 
@@ -423,8 +426,9 @@ def build_deck(spec: DeckSpec, root: Path | None = None) -> Path:
         else:
             faces = np.load(folder / f"faces_{big}.npy", mmap_mode="r")
             boxes = _apply_overrides(find_index_boxes([np.asarray(f) for f in faces[:52]], spec.params), spec.params)
+        fallbacks = getattr(find_index_boxes, "last_fallbacks", []) if "boxes" not in render else []
         meta = {"key": bkey, "name": spec.name, "family": spec.family, "n_backs": render["n_backs"],
-                "index_boxes": np.round(boxes, 5).tolist()}
+                "index_boxes": np.round(boxes, 5).tolist(), "fallback_corners": fallbacks}
         (folder / "meta.json.tmp").write_text(json.dumps(meta))
         (folder / "meta.json.tmp").rename(folder / "meta.json")
     return folder
