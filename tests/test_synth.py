@@ -153,10 +153,17 @@ def test_card_corners_land_on_the_drawn_card(scene_type):
         drawn = rendered.idmap == k
         if drawn.sum() < 200:
             continue
+        # A bowed card's edges leave the straight quad by up to the bow: allow that much.
+        c = np.array(card["corners"])
+        bow_px = int(np.ceil(abs(spec.items[k].bend) * np.linalg.norm(c[1] - c[0]))) + 1
+        if bow_px > 1:
+            poly = cv2.dilate(poly.astype(np.uint8), np.ones((2 * bow_px + 1,) * 2, np.uint8)).astype(bool)
         # What was drawn lies inside the labelled corners, and inside them every pixel is the
         # card itself or something laid on top of it (drawn later).
         inside = (drawn & poly).sum() / drawn.sum()
-        covered = ((rendered.idmap[poly] == k) | (rendered.idmap[poly] > k)).mean()
+        core = _poly_mask(rendered.idmap.shape, card["corners"])
+        core = cv2.erode(core.astype(np.uint8), np.ones((2 * bow_px + 1,) * 2, np.uint8)).astype(bool)
+        covered = ((rendered.idmap[core] == k) | (rendered.idmap[core] > k)).mean()
         assert inside > 0.97, f"{card['card']}: only {inside:.2f} of its pixels inside its corners"
         assert covered > 0.95, f"{card['card']}: {covered:.2f} of its corners' area is the card or above it"
         checked += 1

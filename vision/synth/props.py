@@ -103,8 +103,9 @@ def palm(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
 
 def finger(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
     """A finger or thumb seen from above: a rounded capsule in skin tone with a nail."""
-    len_u = rng.uniform(1.2, 2.2)
-    wid_u = rng.uniform(0.32, 0.45)
+    # A finger is ~0.7 in wide next to a 2.5 in card; the visible length varies.
+    len_u = rng.uniform(0.9, 1.6)
+    wid_u = rng.uniform(0.24, 0.32)
     w, h = int(wid_u * PX_PER_UNIT), int(len_u * PX_PER_UNIT)
     c = np.array(SKINS[int(rng.integers(len(SKINS)))], np.float32) * rng.uniform(0.85, 1.1)
     mask = np.zeros((h, w), np.uint8)

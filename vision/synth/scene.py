@@ -41,6 +41,10 @@ class Item:
     """Height above the table in card widths (cards held in the hand, stacked decks): sets the shadow."""
     image: np.ndarray | None = None
     """Props carry their own BGRA image; faces and backs come from the deck."""
+    bend: float = 0.0
+    """Bow of a card that is not flat, as a fraction of its width (0: flat)."""
+    bend_axis: int = 0
+    """0: the long edges bow (shift across the width), 1: the short edges bow."""
     back_index: int = 0
 
 
@@ -241,8 +245,10 @@ def make_scene(rng: np.random.Generator, deck: str, scene_type: str | None = Non
     for it in items:
         it.center = tuple(R @ (np.array(it.center) - c))
         it.angle += a
-        if it.kind == "back":
-            it.back_index = 0
+        if it.kind in ("face", "back") and rng.random() < 0.45:
+            # Cards are rarely flat: a slight bow, more for cards held in the hand.
+            it.bend = float(rng.normal(0, 0.012 if it.lift < 0.2 else 0.025))
+            it.bend_axis = int(rng.random() < 0.3)
     return SceneSpec(deck, scene_type, items)
 
 
@@ -316,14 +322,17 @@ def _table(rng, cam: Camera) -> np.ndarray:
         floor = cv2.warpPerspective(np.asarray(floor), M @ np.diag([0.5, 0.5, 1]), (W, H),
                                     borderMode=cv2.BORDER_REFLECT_101).astype(np.float32)
         floor = cv2.GaussianBlur(floor, (0, 0), 2 + W / 400) * rng.uniform(0.35, 0.7)
+        # The edge is a line on the table, so a line in the photo: an anti-aliased half-plane.
         Hi = np.linalg.inv(cam.homography)
-        ys, xs = np.mgrid[0:H:4, 0:W:4]
-        pts = _project(Hi, np.c_[xs.ravel(), ys.ravel()].astype(np.float64)).reshape(ys.shape + (2,))
         ea = rng.uniform(0, math.pi)
-        u = pts @ np.array([math.cos(ea), math.sin(ea)])
         edge = rng.uniform(2.2, 4.5)
-        small = (u < edge).astype(np.float32)
-        mask = cv2.resize(small, (W, H), interpolation=cv2.INTER_LINEAR)[..., None]
+        # u - edge = (n . Hi p) / (Hi_3 . p), with p = (x, y, 1); Hi_3 . p > 0 in front of the camera.
+        num = math.cos(ea) * Hi[0] + math.sin(ea) * Hi[1] - edge * Hi[2]
+        ys, xs = np.mgrid[0:H, 0:W].astype(np.float32)
+        lin = num[0] * xs + num[1] * ys + num[2]
+        den = Hi[2, 0] * xs + Hi[2, 1] * ys + Hi[2, 2]
+        grad = math.hypot(num[0], num[1]) + 1e-9
+        mask = np.clip(0.5 - (lin / grad) * np.sign(den), 0, 1)[..., None]
         img = img * mask + floor * (1 - mask)
     return img
 
@@ -339,6 +348,42 @@ class Rendered:
     matrices: list[np.ndarray]
     """Per item: source px -> image px."""
     src_sizes: list[tuple[int, int]]
+    bends: list[tuple[float, int]] = field(default_factory=list)
+    """Per item: bow in source px and its axis (see :func:`bend_points`)."""
+
+
+def bend_points(pts: np.ndarray, bend_px: float, axis: int, size: tuple[int, int]) -> np.ndarray:
+    """Source px of a flat card -> where they sit on the bowed card (still source px).
+
+    A bow shifts points across one axis by ``bend_px * (1 - t^2)``, t running -1..1 along the
+    other: the ends stay, the middle moves most.
+    """
+    if not bend_px:
+        return pts
+    sw, sh = size
+    out = np.array(pts, np.float64, copy=True)
+    if axis == 0:
+        out[:, 0] += bend_px * (1 - (2 * out[:, 1] / sh - 1) ** 2)
+    else:
+        out[:, 1] += bend_px * (1 - (2 * out[:, 0] / sw - 1) ** 2)
+    return out
+
+
+def _warp_bent(src: np.ndarray, M_roi: np.ndarray, size: tuple[int, int], bend_px: float, axis: int) -> np.ndarray:
+    """Like warpPerspective, for a bowed card: invert the homography per pixel, then undo the bow."""
+    w, h = size
+    Minv = np.linalg.inv(M_roi)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    den = Minv[2, 0] * xs + Minv[2, 1] * ys + Minv[2, 2]
+    bx = (Minv[0, 0] * xs + Minv[0, 1] * ys + Minv[0, 2]) / den
+    by = (Minv[1, 0] * xs + Minv[1, 1] * ys + Minv[1, 2]) / den
+    sh, sw = src.shape[:2]
+    if axis == 0:
+        bx = bx - bend_px * (1 - (2 * by / sh - 1) ** 2)
+    else:
+        by = by - bend_px * (1 - (2 * bx / sw - 1) ** 2)
+    return cv2.remap(src, bx.astype(np.float32), by.astype(np.float32), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
 
 
 def _item_source(it: Item, art: DeckArt, px_needed: float) -> np.ndarray:
@@ -360,7 +405,9 @@ def render(rng: np.random.Generator, spec: SceneSpec, cam: Camera) -> Rendered:
     light_dir = _rot(rng.uniform(0, 2 * math.pi)) @ np.array([1.0, 0.0])
     shadow_strength = rng.uniform(0.25, 0.6)
     softness = rng.uniform(0.2, 1.0)
-    matrices, sizes = [], []
+    matrices, sizes, bends = [], [], []
+    # Thickness: the near edge of a card shows as a thin grey line under it.
+    edge_colour = np.float32(rng.uniform(120, 200)) * rng.uniform(0.95, 1.05, 3).astype(np.float32)
     for k, it in enumerate(spec.items):
         corners_img = _project(cam.homography, _item_corners(it))
         px_w = float(np.linalg.norm(corners_img[1] - corners_img[0]))
@@ -370,21 +417,27 @@ def render(rng: np.random.Generator, spec: SceneSpec, cam: Camera) -> Rendered:
         A[:2, :2] = _rot(it.angle) @ np.diag([it.size[0] / sw, it.size[1] / sh])
         A[:2, 2] = np.array(it.center) - A[:2, :2] @ np.array([sw / 2, sh / 2])
         M = cam.homography @ A
+        bend_px = it.bend * sw
         matrices.append(M)
         sizes.append((sw, sh))
+        bends.append((bend_px, it.bend_axis))
         # Shadow offset grows with the item's height; blur with the light's size.
         unit_px = px_w / max(it.size[0], 1e-6)
         off = light_dir * unit_px * (0.015 + it.lift * 0.35)
         blur = max(0.6, unit_px * (0.01 + it.lift * 0.12) * softness)
-        pad = int(abs(off).max() + 3 * blur + 2)
+        pad = int(abs(off).max() + 3 * blur + 2 + abs(it.bend) * unit_px * 1.5)
         x0, y0 = np.floor(corners_img.min(axis=0)).astype(int) - pad
         x1, y1 = np.ceil(corners_img.max(axis=0)).astype(int) + pad
         x0c, y0c, x1c, y1c = max(x0, 0), max(y0, 0), min(x1, W), min(y1, H)
         if x1c <= x0c or y1c <= y0c:
             continue
         T = np.array([[1, 0, -x0c], [0, 1, -y0c], [0, 0, 1.0]])
-        warped = cv2.warpPerspective(np.ascontiguousarray(src), T @ M, (x1c - x0c, y1c - y0c), flags=cv2.INTER_LINEAR,
-                                     borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        if bend_px:
+            warped = _warp_bent(np.ascontiguousarray(src), T @ M, (x1c - x0c, y1c - y0c), bend_px, it.bend_axis)
+        else:
+            warped = cv2.warpPerspective(np.ascontiguousarray(src), T @ M, (x1c - x0c, y1c - y0c),
+                                         flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                         borderValue=(0, 0, 0, 0))
         alpha = warped[:, :, 3].astype(np.float32) / 255
         if not alpha.any():
             continue
@@ -395,8 +448,17 @@ def render(rng: np.random.Generator, spec: SceneSpec, cam: Camera) -> Rendered:
         roi *= (1 - shadow_strength * shadow)[..., None]
         rgb = warped[:, :, :3].astype(np.float32)
         if it.kind in ("face", "back"):
-            # Paper is never exactly the same white twice: slight per-card tint and shading.
+            t = max(0.6, unit_px * 0.006 * (1 - cam.elevation_deg / 100))
+            edge = cv2.warpAffine(alpha, np.float32([[1, 0, 0], [0, 1, t]]), (alpha.shape[1], alpha.shape[0]))[..., None]
+            roi[:] = roi * (1 - edge) + edge_colour * edge
+            # Paper is never exactly the same white twice: slight per-card tint, and a card
+            # that is not flat catches the light unevenly across its face.
             rgb *= rng.uniform(0.93, 1.03) * rng.uniform(0.98, 1.02, 3)
+            ga = rng.uniform(0, 2 * math.pi)
+            hh, ww = alpha.shape
+            ramp = (np.cos(ga) * (np.arange(ww, dtype=np.float32)[None, :] / ww - 0.5)
+                    + np.sin(ga) * (np.arange(hh, dtype=np.float32)[:, None] / hh - 0.5))
+            rgb *= (1 + ramp * rng.uniform(0.0, 0.16))[..., None]
         a3 = alpha[..., None]
         roi[:] = roi * (1 - a3) + rgb * a3
         solid = alpha > 0.5
@@ -407,7 +469,7 @@ def render(rng: np.random.Generator, spec: SceneSpec, cam: Camera) -> Rendered:
         else:
             cm = card_mask[y0c:y1c, x0c:x1c]
             cm *= 1 - alpha
-    return Rendered(canvas, idmap, card_mask, matrices, sizes)
+    return Rendered(canvas, idmap, card_mask, matrices, sizes, bends)
 
 
 # --- labels -----------------------------------------------------------------------------
@@ -453,7 +515,12 @@ def labels(spec: SceneSpec, cam: Camera, rendered: Rendered) -> dict:
         if M is None:
             continue
         sw, sh = rendered.src_sizes[k]
-        corners = _project(M, np.array([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float64))
+        bend_px, axis = rendered.bends[k]
+
+        def to_image(pts, sw=sw, sh=sh, bend_px=bend_px, axis=axis, M=M):
+            return _project(M, bend_points(np.array(pts, np.float64), bend_px, axis, (sw, sh)))
+
+        corners = to_image([[0, 0], [sw, 0], [sw, sh], [0, sh]])
         box = [float(corners[:, 0].min()), float(corners[:, 1].min()), float(corners[:, 0].max()),
                float(corners[:, 1].max())]
         box_clipped = [max(0.0, box[0]), max(0.0, box[1]), min(float(W), box[2]), min(float(H), box[3])]
@@ -467,8 +534,7 @@ def labels(spec: SceneSpec, cam: Camera, rendered: Rendered) -> dict:
         indices = []
         for corner in range(2):
             fx0, fy0, fx1, fy1 = art.index_boxes[it.card.index, corner]
-            q = _project(M, np.array([[fx0 * sw, fy0 * sh], [fx1 * sw, fy0 * sh], [fx1 * sw, fy1 * sh],
-                                      [fx0 * sw, fy1 * sh]]))
+            q = to_image([[fx0 * sw, fy0 * sh], [fx1 * sw, fy0 * sh], [fx1 * sw, fy1 * sh], [fx0 * sw, fy1 * sh]])
             vis, vbox = _visible(rendered.idmap, k, q)
             qb = [float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())]
             indices.append({"corner": "top_left" if corner == 0 else "bottom_right",

@@ -53,32 +53,42 @@ def fractal(rng: np.random.Generator, size: int, base: int = 4, octaves: int = 5
     return out / total
 
 
+def _muted(rng: np.random.Generator) -> np.ndarray:
+    """A household fabric colour (BGR): any hue, mostly low saturation, dark to light."""
+    hsv = np.uint8([[[rng.integers(0, 180), rng.uniform(15, 150) if rng.random() < 0.8 else rng.uniform(150, 230),
+                      rng.uniform(30, 230)]]])
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+
+
 def _colourize(v: np.ndarray, c0, c1) -> np.ndarray:
     c0, c1 = np.array(c0, np.float32), np.array(c1, np.float32)
     return (c0 + v[..., None] * (c1 - c0)).clip(0, 255).astype(np.uint8)
 
 
+# Wood tones (BGR): light oak, pine, walnut, cherry, mahogany, dark stain, grey-washed, teak.
+WOOD_TONES = ((120, 170, 215), (140, 195, 230), (45, 75, 115), (55, 85, 150), (40, 55, 110), (25, 35, 50),
+              (150, 160, 170), (70, 120, 175))
+
+
 def _wood(rng, n):
-    # Rings along one axis, bent by noise; planks with seams.
+    # Grain runs along x: rings are stripes across y, bent by slow noise; fibres are noise
+    # stretched along the grain; planks meet in dark seams.
     y = np.linspace(0, 1, n, dtype=np.float32)[:, None] * np.ones((1, n), np.float32)
-    # Grain: long streaks (noise stretched along the board) plus a few bent growth rings.
-    streaks = cv2.resize(rng.random((n, 12)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC)
-    streaks = cv2.resize(cv2.resize(rng.random((n // 2, 6)).astype(np.float32), (n // 2, n // 2)), (n, n)) * 0.5 \
-        + 0.5 * np.clip(streaks, 0, 1)
-    warp = fractal(rng, n, 2, 3) * rng.uniform(1, 3)
-    rings = (np.sin((y * rng.uniform(4, 14) + warp) * np.pi * 2) + 1) / 2
-    fine = rng.random((n, n)).astype(np.float32)
-    fine = cv2.GaussianBlur(fine, (0, 0), sigmaX=0.6, sigmaY=6)
-    v = 0.35 * rings ** rng.uniform(0.6, 2) + 0.45 * streaks.T + 0.2 * fine
-    dark = rng.uniform(0.2, 0.8)
-    base = np.array([rng.uniform(20, 80), rng.uniform(50, 120), rng.uniform(90, 190)]) * (0.6 + dark)
-    img = _colourize(v, base * 0.6, np.minimum(base * 1.35, 255))
+    bend = cv2.resize(rng.random((6, 3)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC)
+    period = rng.uniform(8, 30)
+    rings = (np.sin((y * period + bend * rng.uniform(0.5, 2.0)) * np.pi * 2) + 1) / 2
+    fibres = cv2.GaussianBlur(rng.random((n, n)).astype(np.float32), (0, 0), sigmaX=12, sigmaY=0.7)
+    fibres = (fibres - fibres.min()) / (np.ptp(fibres) + 1e-6)
+    streaks = cv2.resize(rng.random((n, 4)).astype(np.float32), (n, n), interpolation=cv2.INTER_LINEAR)
+    v = 0.3 * rings ** rng.uniform(1, 3) + 0.4 * fibres + 0.3 * streaks
+    base = np.array(WOOD_TONES[int(rng.integers(len(WOOD_TONES)))], np.float32) * rng.uniform(0.85, 1.1)
+    img = _colourize(v, base * 0.7, np.minimum(base * 1.25, 255))
     if rng.random() < 0.7:
-        planks = int(rng.integers(3, 8))
+        planks = int(rng.integers(2, 6))
         for k in range(1, planks):
-            x = int(n * k / planks + rng.normal(0, 4))
-            img[:, max(0, x - 1):x + 1] = (img[:, max(0, x - 1):x + 1] * 0.55).astype(np.uint8)
-    return img.transpose(1, 0, 2).copy() if rng.random() < 0.5 else img
+            yy = int(n * k / planks + rng.normal(0, 4))
+            img[max(0, yy - 1):yy + 1] = (img[max(0, yy - 1):yy + 1] * 0.5).astype(np.uint8)
+    return img
 
 
 def _felt(rng, n):
@@ -94,11 +104,11 @@ def _cloth(rng, n):
     x = np.arange(n, dtype=np.float32)
     wx = (np.sin(x * 2 * np.pi / period) + 1) / 2
     weave = 0.5 * wx[None, :] + 0.5 * wx[:, None]
-    c = rng.uniform(40, 230, 3)
+    c = _muted(rng)
     v = 0.25 * weave + 0.5 * fractal(rng, n, 6, 4) + 0.25
     img = _colourize(v, c * 0.6, np.minimum(c * 1.2, 255)).astype(np.float32)
     if rng.random() < 0.5:
-        c2 = rng.uniform(20, 230, 3)
+        c2 = _muted(rng)
         stripe = rng.uniform(20, 120)
         s = ((x // stripe) % 2).astype(np.float32)
         m = s[None, :] if rng.random() < 0.5 else np.maximum(s[None, :], s[:, None])
@@ -128,19 +138,18 @@ def _painted(rng, n):
 
 
 def _fabric_print(rng, n):
-    # A printed fabric (sofa throw, bedspread): large blobs of two or three colours.
-    c = [rng.uniform(10, 240, 3) for _ in range(3)]
-    a = fractal(rng, n, int(rng.integers(2, 6)), 3)
-    b = fractal(rng, n, int(rng.integers(3, 8)), 3)
+    # A printed throw or bedspread: a plain ground (often dark) with a scattered motif.
+    ground = _muted(rng) * (rng.uniform(0.2, 0.5) if rng.random() < 0.6 else 1.0)
+    ink = [_muted(rng) for _ in range(2)]
     img = np.empty((n, n, 3), np.float32)
-    img[:] = c[0]
-    m1 = (a > np.quantile(a, rng.uniform(0.4, 0.7)))[..., None]
-    m2 = (b > np.quantile(b, 0.75))[..., None]
-    img = np.where(m1, c[1], img)
-    img = np.where(m2, c[2], img)
-    img = cv2.GaussianBlur(img, (0, 0), 1.2)
+    img[:] = ground
+    for k, c in enumerate(ink):
+        a = fractal(rng, n, int(rng.integers(4, 12)), 3)
+        m = (a > np.quantile(a, rng.uniform(0.65, 0.85) + 0.08 * k)).astype(np.float32)
+        m = cv2.GaussianBlur(m, (0, 0), 1.5)[..., None]
+        img = img * (1 - m) + c * m
     weave = _cloth(rng, n).astype(np.float32) / 255
-    return (img * (0.75 + 0.35 * weave.mean(axis=2, keepdims=True))).clip(0, 255).astype(np.uint8)
+    return (img * (0.8 + 0.3 * weave.mean(axis=2, keepdims=True))).clip(0, 255).astype(np.uint8)
 
 
 def _tiled_pattern(rng, n, pattern: np.ndarray):
@@ -156,7 +165,7 @@ def _tiled_pattern(rng, n, pattern: np.ndarray):
 GENERATORS = {"wood": _wood, "felt": _felt, "cloth": _cloth, "stone": _stone, "painted": _painted,
               "fabric": _fabric_print}
 # How often each kind of surface is drawn; plain painted tops and wood are the commonest tables.
-SURFACE_WEIGHTS = {"wood": 0.24, "painted": 0.22, "cloth": 0.14, "fabric": 0.1, "felt": 0.1, "stone": 0.08,
+SURFACE_WEIGHTS = {"wood": 0.25, "painted": 0.24, "cloth": 0.16, "fabric": 0.06, "felt": 0.09, "stone": 0.08,
                    "pattern": 0.12}
 
 
@@ -173,7 +182,7 @@ def _patterns() -> tuple[np.ndarray, ...]:
     return tuple(out)
 
 
-BANK_VERSION = 2
+BANK_VERSION = 4
 
 
 @functools.lru_cache(maxsize=1)
