@@ -7,6 +7,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from vision.synth.scene import SCENE_TYPES
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="output folder (yolo/ and cls/ are written inside)")
@@ -18,6 +20,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     p.add_argument("--decks", default=None, metavar="A,B,...",
                    help="only these decks (names as in --deck-sheet); held-out decks stay test-only")
+    p.add_argument("--scene", default=None, choices=SCENE_TYPES,
+                   help="only this kind of scene (default: all, weighted like real use)")
     p.add_argument("--cards", action="store_true", help="also label whole cards as YOLO class 1")
     p.add_argument("--no-crops", action="store_true", help="skip the classifier crops (cls/)")
     p.add_argument("--sheet", default=None, metavar="SHEET.jpg", help="write a contact sheet of the scenes")
@@ -42,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.n:
         decks = [d.strip() for d in args.decks.split(",") if d.strip()] if args.decks else None
         results, rate = render_dataset(out, args.n, args.seed, args.split, args.size, args.workers,
-                                       args.cards, not args.no_crops, decks=decks)
+                                       args.cards, not args.no_crops, decks=decks, scene_type=args.scene)
         by_split = Counter(r[0] for r in results)
         by_type = Counter(r[2] for r in results)
         print(f"wrote {len(results)} scenes to {out} ("

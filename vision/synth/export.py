@@ -287,7 +287,7 @@ def _worker_init() -> None:
 
 def plan_jobs(out: Path, n: int, seed: int, split: str | None, size: SizeSpec, with_cards: bool = False,
               crops: bool = True, val_share: float = 0.1, test_share: float = 0.05,
-              decks: Iterable[str] | None = None) -> list[Job]:
+              decks: Iterable[str] | None = None, scene_type: str | None = None) -> list[Job]:
     """``n`` jobs in one split, or spread over train/val/test when no split is named."""
     decks = tuple(decks) if decks is not None else None
     if split:
@@ -306,7 +306,7 @@ def plan_jobs(out: Path, n: int, seed: int, split: str | None, size: SizeSpec, w
     counts = {sp: c for sp, c in counts.items() if c}
     for sp in counts:
         split_pool(sp, decks)  # fail now, not in a worker
-    return [Job(str(out), seed, sp, i, size, with_cards, crops, decks=decks)
+    return [Job(str(out), seed, sp, i, size, with_cards, crops, decks=decks, scene_type=scene_type)
             for sp, c in counts.items() for i in range(c)]
 
 
@@ -386,9 +386,10 @@ def run_jobs(jobs: list[Job], workers: int = 2, progress: bool = True) -> tuple[
 
 def render_dataset(out: Path, n: int, seed: int, split: str | None = None, size: str = "640", workers: int = 2,
                    with_cards: bool = False, crops: bool = True, progress: bool = True,
-                   decks: Iterable[str] | None = None) -> tuple[list, float]:
+                   decks: Iterable[str] | None = None, scene_type: str | None = None) -> tuple[list, float]:
     """Render ``n`` scenes into ``out`` (YOLO + classifier layouts) and write data.yaml."""
-    jobs = plan_jobs(out, n, seed, split, SizeSpec.parse(size), with_cards, crops, decks=decks)
+    jobs = plan_jobs(out, n, seed, split, SizeSpec.parse(size), with_cards, crops, decks=decks,
+                     scene_type=scene_type)
     results, rate = run_jobs(jobs, workers, progress)
     write_data_yaml(out, with_cards)
     return results, rate
