@@ -16,10 +16,10 @@ def _low_freq(rng: np.random.Generator, W: int, H: int) -> np.ndarray:
     ys /= H
     a = rng.uniform(0, 2 * math.pi)
     grad = (xs - 0.5) * math.cos(a) + (ys - 0.5) * math.sin(a)
-    field = 1 + grad * rng.uniform(0.0, 0.7)
+    field = 1 + grad * rng.uniform(0.0, 0.5)
     cx, cy = rng.uniform(0.2, 0.8, 2)
     r2 = (xs - cx) ** 2 + (ys - cy) ** 2
-    field *= 1 - rng.uniform(0.0, 0.45) * np.clip(r2 / 0.5, 0, 1)
+    field *= 1 - rng.uniform(0.0, 0.3) * np.clip(r2 / 0.5, 0, 1)
     for _ in range(int(rng.integers(0, 3))):
         bx, by = rng.uniform(0, 1, 2)
         s = rng.uniform(0.1, 0.4)
@@ -41,7 +41,7 @@ def develop(rng: np.random.Generator, img: np.ndarray, card_mask: np.ndarray) ->
     """BGR float 0..255 scene -> uint8 BGR photo (before JPEG)."""
     H, W = img.shape[:2]
     scale = max(W, H) / 1000.0  # blur and noise sizes are set for a ~1000 px photo
-    out = img * _low_freq(rng, W, H)[..., None]
+    out = img * _low_freq(rng, W, H)[..., None]  # (float32 throughout: cheaper than float64)
     # Glare: a soft bright patch where the light reflects off the glossy cards.
     if rng.random() < 0.35:
         gx, gy = rng.uniform(0.15, 0.85) * W, rng.uniform(0.15, 0.85) * H
@@ -56,13 +56,13 @@ def develop(rng: np.random.Generator, img: np.ndarray, card_mask: np.ndarray) ->
         out += (blob * (0.25 + 0.75 * card_mask) * strength)[..., None]
     # White balance and exposure.
     wb = np.array([rng.uniform(0.8, 1.15), rng.uniform(0.92, 1.05), rng.uniform(0.82, 1.2)], np.float32)
-    out *= wb * rng.uniform(0.7, 1.25)
-    out = np.clip(out, 0, 255)
+    # Phones expose for the scene: mostly bright, sometimes dim.
+    out *= wb * (rng.uniform(0.95, 1.3) if rng.random() < 0.7 else rng.uniform(0.7, 1.0))
+    # Tone curve (gamma, then contrast) as one 8-bit lookup: the same maths, far cheaper.
     gamma = rng.uniform(0.8, 1.2)
-    out = 255 * (out / 255) ** gamma
-    # Contrast / flat light.
     c = rng.uniform(0.8, 1.15)
-    out = (out - 128) * c + 128
+    lut = np.clip((255 * (np.arange(256) / 255) ** gamma - 128) * c + 128, 0, 255).astype(np.uint8)
+    out = cv2.LUT(np.clip(out, 0, 255).astype(np.uint8), lut)
     # Focus: defocus blur, sometimes motion; never so much that a 640 px index is lost.
     r = rng.random()
     if r < 0.55:
@@ -74,18 +74,22 @@ def develop(rng: np.random.Generator, img: np.ndarray, card_mask: np.ndarray) ->
         blurred = cv2.GaussianBlur(out, (0, 0), rng.uniform(1.0, 2.5) * scale)
         ys = np.linspace(0, 1, H, dtype=np.float32)[:, None, None]
         band = np.clip(np.abs(ys - rng.uniform(0.3, 0.7)) * 2.2, 0, 1)
-        out = out * (1 - band) + blurred * band
+        out = (out * (1 - band) + blurred * band).astype(np.uint8)
     # Sensor noise: shot noise (grows with signal) plus read noise, some of it colour.
+    # Drawn at half size and enlarged: demosaicing and denoising leave phone noise ~2 px grainy.
     sigma = rng.uniform(1.0, 7.0)
-    noise = rng.standard_normal((H, W, 1), dtype=np.float32) * sigma
-    if rng.random() < 0.5:
-        noise = noise + rng.standard_normal((H, W, 3), dtype=np.float32) * sigma * 0.5
-    out += noise * np.sqrt(np.clip(out, 1, 255) / 128)
+    hh, hw = (H + 1) // 2, (W + 1) // 2
+    grain = rng.standard_normal((hh, hw, 3), dtype=np.float32)
+    chroma = np.float32(rng.uniform(0.0, 0.6))
+    grain = grain[:, :, :1] + chroma * grain  # mostly luminance, some colour
+    noise = cv2.resize(grain, (W, H), interpolation=cv2.INTER_LINEAR) * np.float32(sigma * 1.4)
+    shot = cv2.LUT(out, np.sqrt(np.maximum(np.arange(256), 1) / 128).astype(np.float32).reshape(1, 256))
+    noisy = out.astype(np.float32) + noise * shot
     if rng.random() < 0.3:
         # Phone sharpening halos.
-        blur = cv2.GaussianBlur(out, (0, 0), 1.2 * scale)
-        out = out + (out - blur) * rng.uniform(0.3, 1.0)
-    return np.clip(out, 0, 255).astype(np.uint8)
+        blur = cv2.GaussianBlur(noisy, (0, 0), 1.2 * scale)
+        noisy += (noisy - blur) * np.float32(rng.uniform(0.3, 1.0))
+    return np.clip(noisy, 0, 255).astype(np.uint8)
 
 
 def jpeg(rng: np.random.Generator, img: np.ndarray) -> bytes:

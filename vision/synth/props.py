@@ -88,7 +88,7 @@ SKINS = [(150, 180, 225), (120, 150, 200), (90, 120, 170), (60, 85, 130), (45, 6
 
 def palm(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
     """The heel of a hand holding a fan: a soft-edged oval in skin tone, lit from one side."""
-    w_u, h_u = rng.uniform(1.3, 1.9), rng.uniform(1.4, 2.0)
+    w_u, h_u = rng.uniform(1.0, 1.4), rng.uniform(1.6, 2.3)
     w, h = int(w_u * PX_PER_UNIT), int(h_u * PX_PER_UNIT)
     c = np.array(SKINS[int(rng.integers(len(SKINS)))], np.float32) * rng.uniform(0.85, 1.1)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
