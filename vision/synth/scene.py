@@ -543,7 +543,9 @@ def labels(spec: SceneSpec, cam: Camera, rendered: Rendered) -> dict:
                             "visible_box_xyxy": np.round(vbox, 2).tolist() if vbox else None,
                             "visible_fraction": round(vis, 3), "occluded": bool(vis < 0.95)})
         card_vis, _ = _visible(rendered.idmap, k, corners)
-        cards.append({"card": str(it.card), "face_up": True, "is_starter": it.is_starter,
+        # Readable: a person could name the card from an index in the photo.
+        readable = any(i["visible_fraction"] >= 0.6 for i in indices)
+        cards.append({"card": str(it.card), "face_up": True, "readable": readable, "is_starter": it.is_starter,
                       "corners": np.round(corners, 2).tolist(), "box_xyxy": np.round(box_clipped, 2).tolist(),
                       "visible_fraction": round(card_vis, 3), "indices": indices})
     return {"cards": cards, "objects": others}
