@@ -88,12 +88,14 @@ SKINS = [(150, 180, 225), (120, 150, 200), (90, 120, 170), (60, 85, 130), (45, 6
 
 def palm(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
     """The heel of a hand holding a fan: a soft-edged oval in skin tone, lit from one side."""
-    w_u, h_u = rng.uniform(1.0, 1.4), rng.uniform(1.6, 2.3)
+    # Palm and wrist together: long enough to run out of the photo like an arm does.
+    w_u, h_u = rng.uniform(1.0, 1.35), rng.uniform(2.6, 3.6)
     w, h = int(w_u * PX_PER_UNIT), int(h_u * PX_PER_UNIT)
     c = np.array(SKINS[int(rng.integers(len(SKINS)))], np.float32) * rng.uniform(0.85, 1.1)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     u, v = (xx / w - 0.5) * 2, (yy / h - 0.5) * 2
-    d = u ** 2 + v ** 2
+    # Round at the fingers' end, straight-sided towards the wrist.
+    d = u ** 2 + np.where(v < -0.6, ((v + 0.6) / 0.4) ** 2, 0)
     shade = 0.72 + 0.3 * np.sqrt(np.clip(1 - d, 0, 1)) + 0.08 * u
     img = np.zeros((h, w, 4), np.uint8)
     img[:, :, :3] = (c * shade[..., None]).clip(0, 255).astype(np.uint8)

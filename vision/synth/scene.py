@@ -157,7 +157,8 @@ def layout_fan(rng, cards, starter, aspect) -> list[Item]:
         items.append(Item("face", tuple(center), a, (1.0, aspect), c, lift=lift + 0.01 * i))
     # The thumb lies across the front card near the pivot; the palm shows below.
     palm, palm_size = props.palm(rng)
-    items.insert(0, Item("finger", tuple(pivot + np.array([0, 0.25])), rng.normal(0, 0.2), palm_size,
+    pa = rng.normal(0, 0.25)
+    items.insert(0, Item("finger", tuple(pivot + _rot(pa) @ np.array([0, palm_size[1] * 0.42])), pa, palm_size,
                          image=palm, lift=lift * 0.8))
     thumb, tsize = props.finger(rng)
     ta = rng.uniform(0.6, 1.2) * rng.choice([-1, 1])

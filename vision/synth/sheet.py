@@ -121,7 +121,9 @@ def contact_sheet(folder: Path, out: Path, n: int = 24, overlays: bool = False, 
                   cols: int = 6) -> Path:
     """A grid of the first ``n`` scenes under ``folder`` (JSON labels beside JPEGs); overlays drawn
     from the label files when ``overlays``."""
-    labels = sorted(Path(folder).rglob("*.json"))[:n]
+    labels = sorted(Path(folder).rglob("*.json"))
+    # Spread the picks over the whole run (all splits), not just its first files.
+    labels = labels[::max(1, len(labels) // n)][:n]
     tiles = []
     for lab_path in labels:
         label = json.loads(lab_path.read_text())
