@@ -164,6 +164,29 @@ def _run_eval(args: argparse.Namespace) -> int:
 
 
 @command
+def _register_peg(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("peg", help="score the play (pegging) card by card",
+                       description="Score a two-player play: the cards in the order laid, pone first, "
+                                   "with go where the player to move cannot play. Turns, resets and "
+                                   "who leads are worked out; a go may be left out only once the "
+                                   "other player is out of the count.")
+    p.add_argument("sequence", nargs="+", metavar="CARD|go",
+                   help="cards as laid and go tokens: 10H 10D 5C go 4S")
+    p.add_argument("--json", action="store_true", help="print one JSON object: plays and totals")
+    p.set_defaults(handler=_run_peg)
+
+
+def _run_peg(args: argparse.Namespace) -> int:
+    import json
+
+    from scorer.pegging import score_pegging
+
+    result = score_pegging(args.sequence)
+    print(json.dumps(result.as_dict()) if args.json else result.table())
+    return 0
+
+
+@command
 def _register_count(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("count", help="count the show in a photo",
                        description="Find the cards in a photo of the show (the 4 hand or crib cards and the "
