@@ -20,6 +20,7 @@ MODELS_DIR = PROJECT_ROOT / "models"
 
 def scaled_model_yaml(base: str, depth: float, width: float, max_channels: int, nc: int, out: Path) -> Path:
     """Write ``out``: Ultralytics' packaged ``base`` architecture at our own scale and class count."""
+    prepare_offline()  # before the first import: Ultralytics probes DNS at import unless told it is offline
     import ultralytics
     import yaml
 

@@ -1,0 +1,143 @@
+"""Training, export and inference run with the network off.
+
+A few synthetic scenes (one procedural deck, so no system art is needed), one epoch of
+each model at a tiny image size, ONNX export, then the torch-free runtime on a scene.
+The training and export steps run in a child process whose sockets refuse anything but
+loopback (and, where the kernel allows it, inside a fresh network namespace with
+``unshare -n``), so a hidden download, settings sync, font fetch or AMP-check weight
+pull fails the test instead of quietly succeeding on a connected machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ultralytics", reason="the train extra (torch, ultralytics) is not installed")
+pytest.importorskip("PIL", reason="the synth extra is not installed")
+
+from vision.offline import PROJECT_ROOT  # noqa: E402
+
+# Installed into the child as sitecustomize: any connection off the loopback raises,
+# and is written to a log the test reads back.
+_GUARD = textwrap.dedent("""
+    import os, socket
+    _LOG = os.environ["NET_GUARD_LOG"]
+    _LOCAL = ("127.", "::1", "localhost", "/")
+
+    def _refuse(what):
+        with open(_LOG, "a") as f:
+            f.write(repr(what) + "\\n")
+        raise OSError(101, "network is off in this test: " + repr(what))
+
+    def _host(address):
+        return str(address[0] if isinstance(address, tuple) else address)
+
+    _connect = socket.socket.connect
+    def connect(self, address):
+        if not _host(address).startswith(_LOCAL):
+            _refuse(address)
+        return _connect(self, address)
+    socket.socket.connect = connect
+
+    _getaddrinfo = socket.getaddrinfo
+    def getaddrinfo(host, *a, **k):
+        if host is not None and not str(host).startswith(_LOCAL):
+            _refuse(host)
+        return _getaddrinfo(host, *a, **k)
+    socket.getaddrinfo = getaddrinfo
+""")
+
+
+def _unshare_works() -> bool:
+    tool = shutil.which("unshare")
+    if not tool:
+        return False
+    try:
+        return subprocess.run([tool, "-n", "true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.fixture(scope="module")
+def offline_env(tmp_path_factory) -> tuple[dict, Path, list[str]]:
+    guard_dir = tmp_path_factory.mktemp("net-guard")
+    (guard_dir / "sitecustomize.py").write_text(_GUARD)
+    log = guard_dir / "attempts.log"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(guard_dir), str(PROJECT_ROOT)])
+    env["NET_GUARD_LOG"] = str(log)
+    env["CUDA_VISIBLE_DEVICES"] = ""
+    # A config dir of its own, so the test proves prepare_offline() sets it up from nothing.
+    env["YOLO_CONFIG_DIR"] = str(tmp_path_factory.mktemp("yolo-config"))
+    for proxy in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY"):
+        env.pop(proxy, None)
+    prefix = ["unshare", "-n"] if _unshare_works() else []
+    return env, log, prefix
+
+
+@pytest.fixture(scope="module")
+def tiny_set(tmp_path_factory) -> Path:
+    """Eight tiny scenes of one procedural deck: six to train on, two to validate."""
+    from vision.synth import decks as deckmod
+    from vision.synth.export import render_dataset
+
+    out = tmp_path_factory.mktemp("tiny-synth")
+    old = os.environ.get("CRIBCOUNT_CACHE")
+    os.environ["CRIBCOUNT_CACHE"] = str(tmp_path_factory.mktemp("synth-cache"))
+    deckmod._LOADED.clear()
+    try:
+        for split, n in (("train", 6), ("val", 2)):
+            render_dataset(out, n, seed=5, split=split, size="320", workers=1, progress=False,
+                           decks=["proc-classic"])
+    finally:
+        if old is None:
+            os.environ.pop("CRIBCOUNT_CACHE", None)
+        else:
+            os.environ["CRIBCOUNT_CACHE"] = old
+        deckmod._LOADED.clear()
+    return out
+
+
+def _train(module: str, args: list[str], env: dict, prefix: list[str]) -> None:
+    cmd = [*prefix, sys.executable, "-m", module, *args]
+    proc = subprocess.run(cmd, env=env, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, f"{module} failed offline:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+
+
+@pytest.mark.slow
+def test_training_export_and_inference_run_with_the_network_off(tiny_set, offline_env, tmp_path):
+    env, log, prefix = offline_env
+    models = tmp_path / "models"
+    common = ["--epochs", "1", "--workers", "0", "--device", "cpu", "--project", str(tmp_path / "runs")]
+
+    _train("vision.train_detector",
+           ["--data", str(tiny_set / "yolo" / "data.yaml"), "--imgsz", "160", "--batch", "4",
+            "--export-to", str(models / "detector.onnx"), *common], env, prefix)
+    _train("vision.train_classifier",
+           ["--data", str(tiny_set / "cls"), "--imgsz", "32", "--batch", "16",
+            "--export-to", str(models / "classifier.onnx"), *common], env, prefix)
+
+    attempts = log.read_text().splitlines() if log.exists() else []
+    assert attempts == [], f"training tried to reach the network: {attempts}"
+    assert (tmp_path / "runs" / "detector" / "weights" / "last.pt").exists(), "no checkpoint to resume from"
+
+    # The runtime: onnxruntime + OpenCV only, on the exported pair.
+    detector_meta = json.loads((models / "detector.json").read_text())
+    classifier_meta = json.loads((models / "classifier.json").read_text())
+    assert detector_meta["imgsz"] == 160 and detector_meta["names"] == ["index"]
+    assert len(classifier_meta["names"]) == 53 and "none" in classifier_meta["names"]
+
+    from vision.detections import Detections
+    from vision.recognizer import Recognizer
+
+    photo = next((tiny_set / "yolo" / "images" / "val").glob("*.jpg"))
+    found = Recognizer(models).recognize(photo)
+    assert isinstance(found, Detections)  # one epoch on six images: what it finds does not matter here
