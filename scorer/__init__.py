@@ -1,4 +1,4 @@
-"""The cribbage scorer: cards, the show, muggins (pure standard library).
+"""The cribbage scorer: cards, the show, muggins, pegging (pure standard library).
 
 >>> from scorer import score_show, check_claim
 >>> show = score_show("5H 5D 5S JC", "5C")
@@ -17,6 +17,7 @@ from scorer.cards import (
     parse_cards,
 )
 from scorer.muggins import ClaimVerdict, InvalidClaimError, check_claim, parse_claim
+from scorer.pegging import IllegalPlayError, Pegging, Play, score_pegging
 from scorer.show import InvalidHandError, ScoreItem, Show, score_show
 
 __all__ = [
@@ -27,7 +28,10 @@ __all__ = [
     "ClaimVerdict",
     "InvalidCardError",
     "InvalidClaimError",
+    "IllegalPlayError",
     "InvalidHandError",
+    "Pegging",
+    "Play",
     "ScoreItem",
     "Show",
     "Suit",
@@ -35,5 +39,6 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_claim",
+    "score_pegging",
     "score_show",
 ]

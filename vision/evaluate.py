@@ -3,7 +3,9 @@
 A labelled set is a folder with ``images/`` (or the photos beside) and ``cards.csv``
 (``file,cards``; cards like ``9H 10H JH``), the format of ``../shared/photos``. A
 folder of synthetic scenes with JSON labels (``vision.synth``) works too: its cards
-are read from the JSON files.
+are read from the JSON files. A synthetic card whose indices are both mostly hidden
+(``readable`` false: under another card, out of frame) is *optional*: reading it right
+is neither required nor a false card, since no person could read it either.
 
 Per-card accuracy = labelled cards read correctly / labelled cards; a photo is
 *fully right* when the set of cards read equals the labelled set (nothing missed,
@@ -34,6 +36,8 @@ IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp"}
 class LabelledPhoto:
     path: Path
     cards: frozenset[Card]
+    optional: frozenset[Card] = frozenset()
+    """Cards in the photo that need not be read (no index readable); never counted as false."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,7 @@ class PhotoResult:
 
     @property
     def extra(self) -> frozenset[Card]:
-        return frozenset(self.read) - self.photo.cards
+        return frozenset(self.read) - self.photo.cards - self.photo.optional
 
     @property
     def fully_right(self) -> bool:
@@ -142,8 +146,11 @@ def load_labelled(folder: str | Path) -> list[LabelledPhoto]:
         data = json.loads(lab.read_text())
         if "cards" not in data or "image" not in data:
             continue
-        faces = [c["card"] for c in data["cards"] if c.get("face_up", True)]
-        photos.append(LabelledPhoto(lab.parent / data["image"], frozenset(parse_cards(faces))))
+        faces = [c for c in data["cards"] if c.get("face_up", True)]
+        required = [c["card"] for c in faces if c.get("readable", True)]
+        optional = [c["card"] for c in faces if not c.get("readable", True)]
+        photos.append(LabelledPhoto(lab.parent / data["image"], frozenset(parse_cards(required)),
+                                    frozenset(parse_cards(optional))))
     if not photos:
         raise ValueError(f"{folder} has no cards.csv and no synth label files")
     return photos
@@ -160,7 +167,9 @@ def evaluate(photos: Iterable[LabelledPhoto], recognize: Callable[[Path], Detect
 
 def failure_sheet(report: EvalReport, out: str | Path, *, tile_px: int = 480, columns: int = 4) -> int:
     """Write a contact sheet of the photos that were not fully right; returns how many."""
-    from vision.annotate import draw_detections
+    from vision.annotate import CardAnnotator
+
+    annotator = CardAnnotator()
 
     failed = [r for r in report.results if not r.fully_right]
     if not failed:
@@ -170,7 +179,7 @@ def failure_sheet(report: EvalReport, out: str | Path, *, tile_px: int = 480, co
         img = cv2.imread(str(r.photo.path))
         if img is None:
             continue
-        img = draw_detections(img, r.detections)
+        img = annotator.annotate(img, r.detections)
         s = tile_px / max(img.shape[:2])
         img = cv2.resize(img, (round(img.shape[1] * s), round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
         tile = np.full((tile_px + 44, tile_px, 3), 255, np.uint8)

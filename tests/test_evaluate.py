@@ -1,0 +1,80 @@
+"""`vision.evaluate`: the figures `cribcount eval` prints, on a fake recognizer with known answers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.cards import parse_cards
+from vision.detections import Detections
+from vision.evaluate import evaluate, failure_sheet, load_labelled
+
+
+def _photo(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), np.full((120, 160, 3), 90, np.uint8))
+
+
+def _reader(answers: dict[str, str]):
+    """A recognizer that reads each photo as the cards given for its file name."""
+    def recognize(path: Path) -> Detections:
+        cards = parse_cards(answers[Path(path).name])
+        boxes = np.array([[10 + 20 * k, 10, 25 + 20 * k, 40] for k in range(len(cards))], np.float32)
+        return Detections(xyxy=boxes.reshape(-1, 4), confidence=np.ones(len(cards)), cards=tuple(cards))
+    return recognize
+
+
+@pytest.fixture
+def csv_set(tmp_path: Path) -> Path:
+    for name in ("a.jpg", "b.jpg", "c.jpg"):
+        _photo(tmp_path / "images" / name)
+    (tmp_path / "cards.csv").write_text("file,cards\na.jpg,5H 5D 5S JC\nb.jpg,AS 2S 3S 4S\nc.jpg,9H 10H JH QH KH\n")
+    return tmp_path
+
+
+def test_cards_csv_set_measures_cards_hands_false_cards_and_confusions(csv_set):
+    photos = load_labelled(csv_set)
+    report = evaluate(photos, _reader({"a.jpg": "5H 5D 5S JC",       # right
+                                       "b.jpg": "AS 2S 3S 4C",       # 4S read as 4C
+                                       "c.jpg": "9H 10H JH QH"}),    # KH missed
+                      "fake")
+    assert report.cards == 13
+    assert report.card_accuracy == pytest.approx(11 / 13)
+    assert report.hand_accuracy == pytest.approx(1 / 3)
+    assert report.false_cards == 1
+    assert report.confusions() == {("4S", "4C"): 1, ("KH", "-"): 1}
+    assert "per-card accuracy   84.62%" in report.table()
+
+
+def test_failure_sheet_shows_only_the_photos_not_fully_right(csv_set, tmp_path):
+    report = evaluate(load_labelled(csv_set), _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S",
+                                                      "c.jpg": "9H 10H JH QH KH"}), "fake")
+    out = tmp_path / "fail.jpg"
+    assert failure_sheet(report, out) == 1
+    assert cv2.imread(str(out)) is not None
+
+
+def test_synth_card_with_no_readable_index_is_optional(tmp_path):
+    _photo(tmp_path / "s1.jpg")
+    label = {"image": "s1.jpg", "cards": [
+        {"card": "5H", "face_up": True, "readable": True},
+        {"card": "6H", "face_up": True, "readable": True},
+        {"card": "7H", "face_up": True, "readable": False},   # buried under the others
+        {"card": "8H", "face_up": False, "readable": False},  # a back: never a card to read
+    ]}
+    (tmp_path / "s1.json").write_text(json.dumps(label))
+    [photo] = load_labelled(tmp_path)
+    assert photo.cards == frozenset(parse_cards("5H 6H")) and photo.optional == frozenset(parse_cards("7H"))
+    with_buried = evaluate([photo], _reader({"s1.jpg": "5H 6H 7H"}), "synth")
+    without = evaluate([photo], _reader({"s1.jpg": "5H 6H"}), "synth")
+    assert with_buried.hand_accuracy == without.hand_accuracy == 1.0
+    assert with_buried.false_cards == 0
+
+
+def test_folder_without_labels_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="no cards.csv"):
+        load_labelled(tmp_path)
