@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     yaml_path = scaled_model_yaml("yolo11-cls.yaml", depth, width, 1024, nc=len(classes),
                                   out=run_dir.parent / f"{run_dir.name}.yaml")
     best = train_or_resume(
-        yaml_path, run_dir, a.resume,
+        yaml_path, run_dir, a.resume, a.init,
         data=a.data, imgsz=a.imgsz, epochs=a.epochs, batch=a.batch, workers=a.workers,
         device=pick_device(a.device), seed=a.seed, fraction=a.fraction,
         # Never mirror (a flipped index is not a card); colour matters (red vs black suits).

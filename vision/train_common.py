@@ -57,14 +57,18 @@ def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batc
     p.add_argument("--depth", type=float, required=False, help="compound depth multiple")
     p.add_argument("--width", type=float, required=False, help="compound width multiple")
     p.add_argument("--resume", action="store_true", help="continue the run's last.pt checkpoint")
+    p.add_argument("--init", default=None, help="start from this checkpoint's weights (our own .pt) to fine-tune")
     p.add_argument("--fraction", type=float, default=1.0, help="use this fraction of the training set")
     p.add_argument("--export-to", default=None, help="ONNX path to write when done (default under models/)")
     p.add_argument("--no-export", action="store_true", help="train only")
     p.add_argument("--seed", type=int, default=0)
 
 
-def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, **train_args) -> Path:
-    """Train from scratch, or resume ``run_dir/weights/last.pt``; returns the best checkpoint."""
+def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | None = None, **train_args) -> Path:
+    """Train from scratch (or from ``init``, a checkpoint of ours), or resume ``run_dir/weights/last.pt``.
+
+    Returns the best checkpoint. ``init`` must be a local file: nothing is ever downloaded.
+    """
     prepare_offline()
     from ultralytics import YOLO
 
@@ -75,9 +79,12 @@ def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, **train_args)
     else:
         if resume:
             print(f"no checkpoint at {last}; starting a new run")
-        model = YOLO(str(model_yaml))
+        if init and not Path(init).is_file():
+            raise FileNotFoundError(f"--init {init}: no such checkpoint")
+        # Ultralytics keeps a loaded checkpoint's weights only when pretrained is true.
+        model = YOLO(str(init or model_yaml))
         model.train(project=str(run_dir.parent), name=run_dir.name, exist_ok=True,
-                    pretrained=False, amp=False, plots=False, **train_args)
+                    pretrained=bool(init), amp=False, plots=False, **train_args)
     best = run_dir / "weights" / "best.pt"
     return best if best.exists() else last
 

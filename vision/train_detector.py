@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     run_dir = Path(a.project) / (a.name or "detector")
     yaml_path = scaled_model_yaml("yolo11.yaml", depth, width, 1024, nc=1, out=run_dir.parent / f"{run_dir.name}.yaml")
     best = train_or_resume(
-        yaml_path, run_dir, a.resume,
+        yaml_path, run_dir, a.resume, a.init,
         data=a.data, imgsz=a.imgsz, epochs=a.epochs, batch=a.batch, workers=a.workers,
         device=pick_device(a.device), seed=a.seed, fraction=a.fraction,
         # A mirrored index is not a card: never flip. Rotation/perspective come from the synth engine.

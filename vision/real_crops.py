@@ -1,0 +1,162 @@
+"""Real index crops for the classifier, from a labelled photo set with whole-card boxes.
+
+``../shared/photos/poker-cards-4-train`` labels whole cards, not corner indices. Our own
+detector finds the indices; each index whose centre lies in exactly one labelled card
+box takes that card's identity (an index in two boxes, where cards overlap, is skipped:
+it could belong to either). Index boxes in no card box become ``none`` crops, the real
+clutter the classifier must reject.
+
+Roboflow mirrored some of these photos ("flip" augmentation), and a mirrored index is not
+a card. Each photo is read both ways by the current classifier; when the mirrored reading
+explains the labels better, the photo is flipped back before cropping.
+
+The photos are read from ``../shared`` at training time and never copied into the project:
+
+    python -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls \\
+        --models runs/export
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.cards import Card
+from vision.recognizer import Recognizer, cut_square, square_crop_box
+
+NONE_CLASS = "none"
+_CLASS_ROW = re.compile(r"^\s*(\d+) '[^']+'\s+(\S+)(?:\s+(\d+) '[^']+'\s+(\S+))?\s*$")
+
+
+def class_names(source_md: Path) -> dict[int, Card]:
+    """Label class id -> card, read from the set's ``SOURCE.md`` table (``0 '10 of clubs' 10C ...``)."""
+    names: dict[int, Card] = {}
+    for line in source_md.read_text().splitlines():
+        m = _CLASS_ROW.match(line)
+        if not m:
+            continue
+        for cid, code in ((m.group(1), m.group(2)), (m.group(3), m.group(4))):
+            if cid is not None:
+                names[int(cid)] = Card.parse(code)
+    if len(names) != 52:
+        raise ValueError(f"{source_md}: expected 52 class names, found {len(names)}")
+    return names
+
+
+def set_class_names(photos: Path) -> dict[int, Card]:
+    """The set's class table: in its own SOURCE.md, or the one it points to (``../poker-cards-4/SOURCE.md``)."""
+    source = photos / "SOURCE.md"
+    text = source.read_text()
+    if not any(_CLASS_ROW.match(line) for line in text.splitlines()) and "../poker-cards-4/SOURCE.md" in text:
+        source = photos.parent / "poker-cards-4" / "SOURCE.md"
+    return class_names(source)
+
+
+def read_card_boxes(label: Path, size: tuple[int, int], names: dict[int, Card]) -> list[tuple[Card, np.ndarray]]:
+    w, h = size
+    boxes = []
+    for row in label.read_text().split("\n"):
+        parts = row.split()
+        if len(parts) != 5:
+            continue
+        cid, cx, cy, bw, bh = int(parts[0]), *map(float, parts[1:])
+        boxes.append((names[cid], np.array([(cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w,
+                                            (cy + bh / 2) * h], np.float32)))
+    return boxes
+
+
+def assign(index_xyxy: np.ndarray, cards: list[tuple[Card, np.ndarray]]) -> Card | None | bool:
+    """The card whose box holds the index centre; ``None`` when no box does, ``False`` when several do."""
+    cx, cy = (index_xyxy[0] + index_xyxy[2]) / 2, (index_xyxy[1] + index_xyxy[3]) / 2
+    inside = [c for c, b in cards if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
+    if not inside:
+        return None
+    return inside[0] if len(inside) == 1 else False
+
+
+def mirrored_better(rec: Recognizer, img: np.ndarray, boxes: np.ndarray, cards: list[Card]) -> bool:
+    """True when the crops, mirrored, read as their labelled cards more surely than as they are."""
+    cls = {c: i for i, c in enumerate(rec.class_cards)}
+
+    def score(image: np.ndarray, bxs: np.ndarray) -> float:
+        crops = [cut_square(image, square_crop_box(b, rec.config.crop_margin), rec.cls_size) for b in bxs]
+        batch = np.concatenate([c[None, ..., ::-1].transpose(0, 3, 1, 2) for c in crops]).astype(np.float32) / 255
+        probs = rec.classifier.run(None, {rec.classifier.get_inputs()[0].name: np.ascontiguousarray(batch)})[0]
+        return float(sum(np.log(max(probs[k, cls[c]], 1e-6)) for k, c in enumerate(cards)))
+
+    w = img.shape[1]
+    flipped_boxes = boxes.copy()
+    flipped_boxes[:, [0, 2]] = w - boxes[:, [2, 0]]
+    return score(img[:, ::-1], flipped_boxes) > score(img, boxes)
+
+
+def harvest(photos: Path, out: Path, rec: Recognizer, copies: int, seed: int) -> dict[str, int]:
+    names = set_class_names(photos)
+    rng = np.random.default_rng(seed)
+    counts = {"photos": 0, "mirrored": 0, "cards": 0, "none": 0, "ambiguous": 0}
+    for img_path in sorted((photos / "images").glob("*.jpg")):
+        label = photos / "labels" / f"{img_path.stem}.txt"
+        img = cv2.imread(str(img_path))
+        if img is None or not label.exists():
+            continue
+        h, w = img.shape[:2]
+        cards = read_card_boxes(label, (w, h), names)
+        found = rec.detect_indices(img)
+        owners = [assign(b, cards) for b in found.xyxy]
+        labelled = [(b, c) for b, c in zip(found.xyxy, owners) if isinstance(c, Card)]
+        if labelled and mirrored_better(rec, img, np.stack([b for b, _ in labelled]), [c for _, c in labelled]):
+            counts["mirrored"] += 1
+            img = np.ascontiguousarray(img[:, ::-1])
+            cards = [(c, np.array([w - b[2], b[1], w - b[0], b[3]], np.float32)) for c, b in cards]
+            found = rec.detect_indices(img)
+            owners = [assign(b, cards) for b in found.xyxy]
+        counts["photos"] += 1
+        for k, (box, owner) in enumerate(zip(found.xyxy, owners)):
+            if owner is False:
+                counts["ambiguous"] += 1
+                continue
+            name = NONE_CLASS if owner is None else str(owner)
+            counts["none" if owner is None else "cards"] += 1
+            for j in range(copies if owner is not None else 1):
+                crop = cut_square(img, _jittered(box, rng), 96)
+                dest = out / name / f"{img_path.stem[:40]}_{k:02d}_{j}.jpg"
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(dest), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return counts
+
+
+def _jittered(box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The runtime crop box with the synth export's jitter (margin 10-40% a side, shifted a little)."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    m = rng.uniform(0.1, 0.4, 4)
+    grown = np.array([x0 - m[0] * w, y0 - m[2] * h, x1 + m[1] * w, y1 + m[3] * h], np.float32)
+    sq = square_crop_box(grown, 0.0)
+    shift = rng.uniform(-0.08, 0.08, 2) * (sq[2] - sq[0])
+    return sq + np.array([shift[0], shift[1], shift[0], shift[1]], np.float32)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vision.real_crops", description=__doc__.splitlines()[0])
+    p.add_argument("--photos", required=True, type=Path, help="set with images/, labels/ and SOURCE.md")
+    p.add_argument("--out", required=True, type=Path, help="folder of class folders to write (e.g. data/realcls)")
+    p.add_argument("--models", type=Path, default=None, help="folder with detector/classifier .onnx + .json")
+    p.add_argument("--copies", type=int, default=3, help="jittered crops per labelled index")
+    p.add_argument("--seed", type=int, default=0)
+    a = p.parse_args(argv)
+    if "poker-cards-4/" in f"{a.photos.resolve()}/":
+        print("poker-cards-4 is for validation only; use poker-cards-4-train", file=sys.stderr)
+        return 2
+    rec = Recognizer(a.models) if a.models else Recognizer()
+    counts = harvest(a.photos, a.out, rec, a.copies, a.seed)
+    print(", ".join(f"{k} {v}" for k, v in counts.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
