@@ -94,9 +94,17 @@ def _run_score(args: argparse.Namespace) -> int:
                             "exact": verdict.exact, "message": verdict.message}
         print(json.dumps(out))
         return 0
+    _print_show(show, verdict)
+    return 0
+
+
+def _print_show(show, verdict) -> None:  # noqa: ANN001 - scorer types, imported lazily
+    """The human form of a show: each item with its cards and why it scores, totals, spoken count, claim."""
+    from api.counting import explain
+
     print(f"{'Crib' if show.crib else 'Hand'} {' '.join(map(str, show.hand))}, starter {show.starter}")
     for item in show.items:
-        print(f"  {item.kind:<8} {' '.join(map(str, item.cards)):<15} {item.points:>2}")
+        print(f"  {item.kind:<8} {' '.join(map(str, item.cards)):<15} {item.points:>2}  {explain(item, show)}")
     if not show.items:
         print("  nothing scores")
     print(f"Total: {show.total}")
@@ -107,7 +115,6 @@ def _run_score(args: argparse.Namespace) -> int:
         print(f"Claim {verdict.claimed}: {verdict.message}")
         if verdict.missed and not verdict.exact:
             print("  could be: " + ", ".join(" ".join(map(str, i.cards)) for i in verdict.missed))
-    return 0
 
 
 @command
@@ -217,7 +224,7 @@ def _run_count(args: argparse.Namespace) -> int:
 
     import cv2
 
-    from api.counting import count_detections, explain
+    from api.counting import count_detections
     from api.schemas import CountOut
     from scorer.cards import Card
     from scorer.muggins import parse_claim
@@ -253,17 +260,7 @@ def _run_count(args: argparse.Namespace) -> int:
     else:
         print(f"Starter: {roles.starter}? {roles.reason} ({roles.confidence:.0%} sure); "
               "if it is another card, name it with --starter CARD")
-    print(f"{'Crib' if show.crib else 'Hand'} {' '.join(map(str, show.hand))}, starter {show.starter}")
-    for item in show.items:
-        print(f"  {item.kind:<8} {' '.join(map(str, item.cards)):<15} {item.points:>2}  {explain(item, show)}")
-    if not show.items:
-        print("  nothing scores")
-    print(f"Total: {show.total}")
-    if show.his_heels:
-        print(f"His heels: {show.his_heels} to the dealer for the jack starter (not part of the total)")
-    print(f"Count: {show.announcement}")
-    if verdict is not None:
-        print(f"Claim {verdict.claimed}: {verdict.message}")
+    _print_show(show, verdict)
     if args.annotate:
         print(f"Annotated photo: {args.annotate}")
     return 0

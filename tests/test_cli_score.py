@@ -74,8 +74,9 @@ def test_human_output(capsys: pytest.CaptureFixture[str]) -> None:
     lines = out.splitlines()
     assert lines[0] == "Hand 6S 7C 7D 8H, starter AS"
     rows = [line.split() for line in lines if line.startswith("  ")]
-    assert ["fifteen", "AS", "6S", "8H", "2"] in rows
-    assert ["run", "6S", "7C", "8H", "3"] in rows
+    assert ["fifteen", "AS", "6S", "8H", "2", "AS", "(1)", "+", "6S", "+", "8H", "make", "15"] in rows
+    assert ["run", "6S", "7C", "8H", "3"] == rows[5][:5]
+    assert " ".join(rows[5][5:]) == "6S 7C 8H are in sequence: a run of three, 1 a card"
     assert len(rows) == 7 + 1  # seven items, then the claim's candidates
     assert "Total: 16" in lines
     assert ("Count: Fifteen two, fifteen four, fifteen six, fifteen eight, "
