@@ -7,8 +7,11 @@ it could belong to either). Index boxes in no card box become ``none`` crops, th
 clutter the classifier must reject.
 
 Roboflow mirrored some of these photos ("flip" augmentation), and a mirrored index is not
-a card. Each photo is read both ways by the current classifier; when the mirrored reading
-explains the labels better, the photo is flipped back before cropping.
+a card. A card's two indices sit on its top-left/bottom-right diagonal; mirrored, on the
+other one. So each clearly upright or sideways card votes on whether its photo is mirrored
+(:func:`mirror_votes`); when the cards do not settle it, the current classifier reads the
+photo both ways and the reading that explains the labels better wins. A mirrored photo is
+flipped back before cropping.
 
 The photos are read from ``../shared`` at training time and never copied into the project:
 
@@ -71,12 +74,30 @@ def read_card_boxes(label: Path, size: tuple[int, int], names: dict[int, Card]) 
 
 
 def assign(index_xyxy: np.ndarray, cards: list[tuple[Card, np.ndarray]]) -> Card | None | bool:
-    """The card whose box holds the index centre; ``None`` when no box does, ``False`` when several do."""
+    """The card whose box holds the index centre at a corner; ``None`` when no box does, ``False``
+    when several do or the centre is among the pips (a detection we cannot vouch for)."""
     cx, cy = (index_xyxy[0] + index_xyxy[2]) / 2, (index_xyxy[1] + index_xyxy[3]) / 2
-    inside = [c for c, b in cards if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
+    inside = [(c, b) for c, b in cards if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
     if not inside:
         return None
-    return inside[0] if len(inside) == 1 else False
+    if len(inside) > 1:
+        return False
+    card, b = inside[0]
+    return card if _at_a_corner(cx, cy, b) else False
+
+
+def _at_a_corner(x: float, y: float, box: np.ndarray) -> bool:
+    """Whether (x, y) lies where a card's index can be: near its corners, not among its pips.
+
+    A card tilted about 45 degrees fills its box as a diamond, its corners at the middles of
+    the box's edges; otherwise the indices sit in the box's corner regions.
+    """
+    w, h = box[2] - box[0], box[3] - box[1]
+    u = abs(x - (box[0] + box[2]) / 2) / (w / 2)
+    v = abs(y - (box[1] + box[3]) / 2) / (h / 2)
+    if max(w, h) < 1.15 * min(w, h):
+        return max(u, v) > 0.6
+    return u > 0.45 and v > 0.45
 
 
 def mirrored_better(rec: Recognizer, img: np.ndarray, boxes: np.ndarray, cards: list[Card]) -> bool:
@@ -95,10 +116,34 @@ def mirrored_better(rec: Recognizer, img: np.ndarray, boxes: np.ndarray, cards: 
     return score(img[:, ::-1], flipped_boxes) > score(img, boxes)
 
 
+def mirror_votes(cards: list[tuple[Card, np.ndarray]], indices: list[tuple[np.ndarray, Card]]) -> int:
+    """Cards saying "mirrored" minus cards saying "as taken", from where their indices sit.
+
+    Upright (portrait) card: indices on the top-left/bottom-right diagonal; turned a quarter
+    either way (landscape): on the other diagonal. Mirroring swaps the diagonals. Cards near
+    square (tilted about 45 degrees) say nothing.
+    """
+    votes = 0
+    for card, box in cards:
+        w, h = box[2] - box[0], box[3] - box[1]
+        if max(w, h) < 1.25 * min(w, h):
+            continue
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        for ib, owner in indices:
+            if owner != card:
+                continue
+            dx, dy = (ib[0] + ib[2]) / 2 - cx, (ib[1] + ib[3]) / 2 - cy
+            main_diagonal = dx * dy > 0
+            as_taken = main_diagonal if h > w else not main_diagonal
+            votes += -1 if as_taken else 1
+    return votes
+
+
 def harvest(photos: Path, out: Path, rec: Recognizer, copies: int, seed: int) -> dict[str, int]:
     names = set_class_names(photos)
     rng = np.random.default_rng(seed)
-    counts = {"photos": 0, "mirrored": 0, "cards": 0, "none": 0, "ambiguous": 0}
+    counts = {"photos": 0, "mirrored": 0, "decided by layout": 0, "decided by classifier": 0,
+              "cards": 0, "none": 0, "ambiguous": 0}
     for img_path in sorted((photos / "images").glob("*.jpg")):
         label = photos / "labels" / f"{img_path.stem}.txt"
         img = cv2.imread(str(img_path))
@@ -109,7 +154,11 @@ def harvest(photos: Path, out: Path, rec: Recognizer, copies: int, seed: int) ->
         found = rec.detect_indices(img)
         owners = [assign(b, cards) for b in found.xyxy]
         labelled = [(b, c) for b, c in zip(found.xyxy, owners) if isinstance(c, Card)]
-        if labelled and mirrored_better(rec, img, np.stack([b for b, _ in labelled]), [c for _, c in labelled]):
+        votes = mirror_votes(cards, labelled)
+        mirrored = votes > 1 if abs(votes) > 1 else bool(labelled) and mirrored_better(
+            rec, img, np.stack([b for b, _ in labelled]), [c for _, c in labelled])
+        counts["decided by layout" if abs(votes) > 1 else "decided by classifier"] += 1
+        if mirrored:
             counts["mirrored"] += 1
             img = np.ascontiguousarray(img[:, ::-1])
             cards = [(c, np.array([w - b[2], b[1], w - b[0], b[3]], np.float32)) for c, b in cards]
