@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import zlib
 from pathlib import Path
 
 import cv2
@@ -139,7 +140,17 @@ def mirror_votes(cards: list[tuple[Card, np.ndarray]], indices: list[tuple[np.nd
     return votes
 
 
-def harvest(photos: Path, out: Path, rec: Recognizer, copies: int, seed: int) -> dict[str, int]:
+def split_of(filename: str, val_every: int) -> str:
+    """``val`` for about one source photo in ``val_every``, else ``train``.
+
+    Roboflow's augmented copies of one photo share the name before ``_jpg.rf.``; they all go
+    to the same split, or the val figure would be measured on near-copies of training crops.
+    """
+    source = filename.split("_jpg.rf.")[0]
+    return "val" if val_every > 0 and zlib.crc32(source.encode()) % val_every == 0 else "train"
+
+
+def harvest(photos: Path, out: Path, rec: Recognizer, copies: int, seed: int, val_every: int = 10) -> dict[str, int]:
     names = set_class_names(photos)
     rng = np.random.default_rng(seed)
     counts = {"photos": 0, "mirrored": 0, "decided by layout": 0, "decided by classifier": 0,
@@ -171,9 +182,10 @@ def harvest(photos: Path, out: Path, rec: Recognizer, copies: int, seed: int) ->
                 continue
             name = NONE_CLASS if owner is None else str(owner)
             counts["none" if owner is None else "cards"] += 1
+            split = split_of(img_path.name, val_every)
             for j in range(copies if owner is not None else 1):
                 crop = cut_square(img, _jittered(box, rng), 96)
-                dest = out / name / f"{img_path.stem[:40]}_{k:02d}_{j}.jpg"
+                dest = out / split / name / f"{img_path.stem[:40]}_{k:02d}_{j}.jpg"
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(dest), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return counts
@@ -193,16 +205,17 @@ def _jittered(box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.real_crops", description=__doc__.splitlines()[0])
     p.add_argument("--photos", required=True, type=Path, help="set with images/, labels/ and SOURCE.md")
-    p.add_argument("--out", required=True, type=Path, help="folder of class folders to write (e.g. data/realcls)")
+    p.add_argument("--out", required=True, type=Path, help="folder to write train/ and val/ class folders into (e.g. data/realcls)")
     p.add_argument("--models", type=Path, default=None, help="folder with detector/classifier .onnx + .json")
     p.add_argument("--copies", type=int, default=3, help="jittered crops per labelled index")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--val-every", type=int, default=10, help="one source photo in N goes to val/ (0: none)")
     a = p.parse_args(argv)
     if "poker-cards-4/" in f"{a.photos.resolve()}/":
         print("poker-cards-4 is for validation only; use poker-cards-4-train", file=sys.stderr)
         return 2
     rec = Recognizer(a.models) if a.models else Recognizer()
-    counts = harvest(a.photos, a.out, rec, a.copies, a.seed)
+    counts = harvest(a.photos, a.out, rec, a.copies, a.seed, a.val_every)
     print(", ".join(f"{k} {v}" for k, v in counts.items()))
     return 0
 
