@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.train_common import MODELS_DIR, add_common_args, export_onnx, pick_device, scaled_model_yaml, train_or_resume
+from vision.train_common import add_common_args, export_unless_told_not, pick_device, scaled_model_yaml, train_or_resume
 
 # YOLO11-cls at width 0.25 ("n") on 64 px crops: an index is ~20-60 px tall in a phone photo.
 DEFAULT_DEPTH, DEFAULT_WIDTH = 0.5, 0.25
@@ -36,9 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         scale=0.25,  # random-resized-crop keeps 75-100% of the crop: the index must stay in view
         auto_augment="randaugment", patience=100, cos_lr=True,
     )
-    if not a.no_export:
-        export_onnx(best, Path(a.export_to or MODELS_DIR / "classifier.onnx"), a.imgsz,
-                    {"task": "classify", "depth": depth, "width": width, "epochs": a.epochs, "data": a.data})
+    export_unless_told_not(a, best, "classify", depth, width, "classifier.onnx")
     return 0
 
 

@@ -107,3 +107,12 @@ def export_onnx(checkpoint: Path, out: Path, imgsz: int, metadata: dict) -> Path
     out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
     print(f"exported {out} ({out.stat().st_size / 1e6:.1f} MB)")
     return out
+
+
+def export_unless_told_not(a: argparse.Namespace, best: Path, task: str, depth: float, width: float,
+                           default: str) -> None:
+    """The end of both training commands: export ``best`` to ``--export-to`` (or ``models/<default>``)."""
+    if not a.no_export:
+        export_onnx(best, Path(a.export_to or MODELS_DIR / default), a.imgsz,
+                    {"task": task, "depth": depth, "width": width, "epochs": a.epochs, "data": a.data,
+                     "init": a.init})

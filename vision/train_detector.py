@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.train_common import MODELS_DIR, add_common_args, export_onnx, pick_device, scaled_model_yaml, train_or_resume
+from vision.train_common import add_common_args, export_unless_told_not, pick_device, scaled_model_yaml, train_or_resume
 
 # Slim YOLO11 (depth 0.33, width 0.125): ~9x cheaper per image than YOLO11n at 640 on
 # the 2-core CPU, and plenty for one class of small, high-contrast objects.
@@ -37,9 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         degrees=0.0, scale=0.4, translate=0.1, hsv_h=0.02, hsv_s=0.5, hsv_v=0.4,
         patience=100, cos_lr=True,
     )
-    if not a.no_export:
-        export_onnx(best, Path(a.export_to or MODELS_DIR / "detector.onnx"), a.imgsz,
-                    {"task": "detect", "depth": depth, "width": width, "epochs": a.epochs, "data": a.data})
+    export_unless_told_not(a, best, "detect", depth, width, "detector.onnx")
     return 0
 
 

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Retrain the shipped models from nothing, on this machine's CPU (or a GPU when one is there),
+# offline. Every step is resumable: re-run the script and finished steps are skipped, a training
+# interrupted mid-way continues from runs/<name>/weights/last.pt.
+#
+#   bash scripts/setup.sh --train      # once: torch + ultralytics in .venv
+#   bash scripts/retrain.sh            # about 6 h on two CPU cores
+#
+# Steps (models/README.md says why each is there):
+#   1. synthetic scenes: 4000 at 640 px for the detector, 1200 phone-size ones for sharp crops
+#   2. detector: slim YOLO11 on corner indices, 16 epochs at 480 px
+#   3. classifier: YOLO11-cls on 64 px index crops (52 cards + none), 12 epochs
+#   4. real crops from ../shared/photos/poker-cards-4-train, labelled by its whole-card boxes
+#   5. classifier fine-tuned on synthetic + real crops, 4 epochs
+#   6. both exported to ONNX in models/
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+export PYTHONUNBUFFERED=1
+mkdir -p data/logs runs/export
+
+step() { echo; echo "== $*"; }
+
+step "1. synthetic scenes"
+[ -f data/det/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det --n 4000 --seed 11 --size 640
+[ -d data/hires/cls/train ] || .venv/bin/cribcount synth --out data/hires --n 1200 --seed 23 --size 1000:2600
+$PY -m vision.cls_data --out data/clsall det=data/det/cls hires=data/hires/cls:2
+
+step "2. detector"
+[ -f runs/export/detector.onnx ] || $PY -m vision.train_detector --data data/det/yolo/data.yaml \
+    --epochs 16 --imgsz 480 --name det480 --resume --export-to runs/export/detector.onnx
+
+step "3. classifier on synthetic crops"
+[ -f runs/export/classifier.onnx ] || $PY -m vision.train_classifier --data data/clsall \
+    --epochs 12 --imgsz 64 --batch 128 --name cls64 --resume --export-to runs/export/classifier.onnx
+
+step "4. real index crops (poker-cards-4-train; never poker-cards-4)"
+if [ ! -d data/realcls/train ]; then
+    $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls \
+        --models runs/export --copies 2
+fi
+$PY -m vision.cls_data --out data/clsft det=data/det/cls hires=data/hires/cls:2 real=data/realcls:3
+
+step "5. classifier fine-tuned on synthetic + real crops"
+[ -f runs/export/classifier-ft.onnx ] || $PY -m vision.train_classifier --data data/clsft \
+    --epochs 4 --imgsz 64 --batch 128 --lr0 0.0005 --name cls64ft --resume \
+    --init runs/cls64/weights/best.pt --export-to runs/export/classifier-ft.onnx
+
+step "6. ship"
+cp runs/export/detector.onnx models/detector.onnx
+cp runs/export/detector.json models/detector.json
+cp runs/export/classifier-ft.onnx models/classifier.onnx
+cp runs/export/classifier-ft.json models/classifier.json
+ls -l models/
+echo "now: .venv/bin/cribcount eval ../shared/photos/poker-cards-4 --synth 200"
