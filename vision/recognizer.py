@@ -93,6 +93,49 @@ def cut_square(img: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
     return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
+def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card | None],
+                  card_confidence: float) -> Detections:
+    """One detection per card: indices read as the same card are its two corners.
+
+    ``probs`` (N, classes) are the classifier's readings of the N indices; ``class_cards`` names
+    the classes (``None`` for "not a card"). An index goes to the card it most likely shows,
+    unless "not a card" is likelier. A card's indices combine by summing log-probabilities,
+    so a clear reading of one corner outweighs a blurred other corner; the card is kept when
+    the combined probability reaches ``card_confidence``. Sorted left to right, as a player
+    reads a row.
+    """
+    none = [i for i, c in enumerate(class_cards) if c is None]
+    card_probs = probs.copy()
+    card_probs[:, none] = 0
+    best = card_probs.argmax(axis=1)
+    is_card = card_probs[np.arange(len(best)), best] > probs[:, none].max(axis=1, initial=0)
+    groups: dict[int, list[int]] = {}
+    for i in np.flatnonzero(is_card):
+        groups.setdefault(int(best[i]), []).append(int(i))
+    rows = []
+    for cls, members in groups.items():
+        logp = np.log(np.clip(probs[members], 1e-6, 1)).sum(axis=0)
+        joint = np.exp(logp - logp.max())
+        joint /= joint.sum()
+        # The detector's score already gated each index (index_confidence); multiplying it in
+        # again would punish real photos twice, where it runs lower than on synthetic ones.
+        p_card = float(joint[cls])
+        if p_card < card_confidence:
+            continue
+        boxes = indices.xyxy[members]
+        union = np.array([boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max()])
+        rows.append((class_cards[cls], p_card, union, boxes))
+    if not rows:
+        return Detections.empty()
+    rows.sort(key=lambda r: (r[2][0], r[2][1]))
+    return Detections(
+        xyxy=np.stack([r[2] for r in rows]),
+        confidence=np.array([r[1] for r in rows]),
+        cards=tuple(r[0] for r in rows),
+        indices=tuple(r[3] for r in rows),
+    )
+
+
 class Recognizer:
     """The two ONNX models, loaded once; call :meth:`recognize` per photo."""
 
@@ -107,7 +150,6 @@ class Recognizer:
         self.cls_size = int(cls_meta["imgsz"])
         names: list[str] = cls_meta["names"]
         self.class_cards: list[Card | None] = [None if n == NONE_CLASS else Card.parse(n) for n in names]
-        self._none = [i for i, c in enumerate(self.class_cards) if c is None]
 
     # -- stages ---------------------------------------------------------------------------------
     def detect_indices(self, img: np.ndarray) -> Detections:
@@ -141,38 +183,8 @@ class Recognizer:
         return probs.astype(np.float32)
 
     def merge_by_card(self, indices: Detections, probs: np.ndarray) -> Detections:
-        """One detection per card: indices read as the same card are its two corners.
-
-        Evidence is combined by summing log-probabilities over the indices of a card,
-        so a clear reading of one corner outweighs a blurred other corner.
-        """
-        card_probs = probs.copy()
-        card_probs[:, self._none] = 0
-        best = card_probs.argmax(axis=1)
-        is_card = card_probs[np.arange(len(best)), best] > probs[:, self._none].max(axis=1, initial=0)
-        groups: dict[int, list[int]] = {}
-        for i in np.flatnonzero(is_card):
-            groups.setdefault(int(best[i]), []).append(int(i))
-        rows = []
-        for cls, members in groups.items():
-            logp = np.log(np.clip(probs[members], 1e-6, 1)).sum(axis=0)
-            joint = np.exp(logp - logp.max())
-            joint /= joint.sum()
-            p_card = float(joint[cls]) * float(indices.confidence[members].max())
-            if p_card < self.config.card_confidence:
-                continue
-            boxes = indices.xyxy[members]
-            union = np.array([boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max()])
-            rows.append((self.class_cards[cls], p_card, union, boxes))
-        if not rows:
-            return Detections.empty()
-        rows.sort(key=lambda r: (r[2][0], r[2][1]))  # left to right, as a player reads a row
-        return Detections(
-            xyxy=np.stack([r[2] for r in rows]),
-            confidence=np.array([r[1] for r in rows]),
-            cards=tuple(r[0] for r in rows),
-            indices=tuple(r[3] for r in rows),
-        )
+        """One detection per card (see :func:`merge_indices`)."""
+        return merge_indices(indices, probs, self.class_cards, self.config.card_confidence)
 
     # -- whole pipeline ---------------------------------------------------------------------------
     def recognize_photo(self, photo: Photo) -> Detections:

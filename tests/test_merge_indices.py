@@ -1,0 +1,57 @@
+"""Corner indices become cards: a deck holds each card once, so indices read alike are one card."""
+
+import numpy as np
+
+from scorer.cards import Card
+from vision.detections import Detections
+from vision.recognizer import merge_indices
+
+CLASSES: list[Card | None] = [Card.parse("5H"), Card.parse("5S"), Card.parse("JC"), None]
+
+
+def indices(*boxes: tuple[float, float, float, float]) -> Detections:
+    return Detections(xyxy=np.array(boxes, np.float32), confidence=np.full(len(boxes), 0.4))
+
+
+def probs(*rows: list[float]) -> np.ndarray:
+    return np.array(rows, np.float32)
+
+
+def test_two_indices_read_as_one_card_are_one_detection_spanning_both():
+    found = merge_indices(indices((0, 0, 10, 20), (90, 130, 100, 150)),
+                          probs([0.9, 0.05, 0.03, 0.02], [0.8, 0.1, 0.05, 0.05]), CLASSES, 0.5)
+    assert found.card_list == [Card.parse("5H")]
+    assert tuple(found.xyxy[0]) == (0, 0, 100, 150)
+    assert len(found.indices[0]) == 2
+
+
+def test_a_sharp_corner_outweighs_a_blurred_one():
+    found = merge_indices(indices((0, 0, 10, 20), (90, 130, 100, 150)),
+                          probs([0.95, 0.02, 0.02, 0.01], [0.45, 0.4, 0.1, 0.05]), CLASSES, 0.5)
+    assert found.card_list == [Card.parse("5H")]
+    assert found.confidence[0] > 0.95
+
+
+def test_an_index_likelier_not_a_card_is_dropped():
+    found = merge_indices(indices((0, 0, 10, 20)), probs([0.3, 0.1, 0.1, 0.5]), CLASSES, 0.2)
+    assert len(found) == 0
+
+
+def test_a_doubtful_reading_is_dropped_rather_than_guessed():
+    found = merge_indices(indices((0, 0, 10, 20)), probs([0.4, 0.35, 0.15, 0.1]), CLASSES, 0.5)
+    assert len(found) == 0
+
+
+def test_the_detector_score_does_not_lower_a_clear_reading():
+    found = merge_indices(indices((0, 0, 10, 20)), probs([0.97, 0.01, 0.01, 0.01]), CLASSES, 0.9)
+    assert found.card_list == [Card.parse("5H")] and found.confidence[0] > 0.9
+
+
+def test_cards_come_left_to_right():
+    found = merge_indices(indices((200, 0, 210, 20), (0, 0, 10, 20), (100, 0, 110, 20)),
+                          probs([0.9, 0, 0.1, 0], [0, 0.9, 0.1, 0], [0.1, 0, 0.9, 0]), CLASSES, 0.5)
+    assert [str(c) for c in found.card_list] == ["5S", "JC", "5H"]
+
+
+def test_no_indices_no_cards():
+    assert len(merge_indices(Detections.empty(), np.zeros((0, 4), np.float32), CLASSES, 0.5)) == 0
