@@ -12,7 +12,9 @@
 #   3. classifier: YOLO11-cls on 64 px index crops (52 cards + none), 12 epochs
 #   4. real crops from ../shared/photos/poker-cards-4-train, labelled by its whole-card boxes
 #   5. classifier fine-tuned on synthetic + real crops, 4 epochs
-#   6. both exported to ONNX in models/
+#   6. real crops again, harvested with the fine-tuned classifier (more cards vouched for, and
+#      pips the detector fires on kept as `none`), and a second fine-tune, 10 epochs
+#   7. both exported to ONNX in models/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -46,10 +48,24 @@ step "5. classifier fine-tuned on synthetic + real crops"
     --epochs 4 --imgsz 64 --batch 128 --lr0 0.0005 --name cls64ft --resume \
     --init runs/cls64/weights/best.pt --export-to runs/export/classifier-ft.onnx
 
-step "6. ship"
+step "6. real crops with the round-1 models, second fine-tune"
+mkdir -p runs/round1
+cp runs/export/detector.onnx runs/export/detector.json runs/round1/
+cp runs/export/classifier-ft.onnx runs/round1/classifier.onnx
+cp runs/export/classifier-ft.json runs/round1/classifier.json
+if [ ! -d data/realcls2/train ]; then
+    $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls2 \
+        --models runs/round1 --copies 2
+fi
+$PY -m vision.cls_data --out data/clsft2 det=data/det/cls hires=data/hires/cls:2 real=data/realcls2:3
+[ -f runs/export/classifier-ft2.onnx ] || $PY -m vision.train_classifier --data data/clsft2 \
+    --epochs 10 --imgsz 64 --batch 128 --lr0 0.0008 --name cls64ft2 --resume \
+    --init runs/cls64ft/weights/best.pt --export-to runs/export/classifier-ft2.onnx
+
+step "7. ship"
 cp runs/export/detector.onnx models/detector.onnx
 cp runs/export/detector.json models/detector.json
-cp runs/export/classifier-ft.onnx models/classifier.onnx
-cp runs/export/classifier-ft.json models/classifier.json
+cp runs/export/classifier-ft2.onnx models/classifier.onnx
+cp runs/export/classifier-ft2.json models/classifier.json
 ls -l models/
 echo "now: .venv/bin/cribcount eval ../shared/photos/poker-cards-4 --synth 200"

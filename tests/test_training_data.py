@@ -21,8 +21,12 @@ def test_an_index_in_a_card_corner_belongs_to_that_card():
     assert assign(box_around(110, 112), [(C5, UPRIGHT)]) == C5
 
 
-def test_an_index_among_the_pips_is_not_vouched_for():
-    assert assign(box_around(150, 175), [(C5, UPRIGHT)]) is False
+def test_an_index_in_the_middle_of_a_card_is_a_pip_so_clutter():
+    assert assign(box_around(150, 175), [(C5, UPRIGHT)]) is None
+
+
+def test_an_index_between_corner_and_middle_is_not_vouched_for():
+    assert assign(box_around(130, 140), [(C5, UPRIGHT)]) is False
 
 
 def test_an_index_outside_every_card_is_clutter():

@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from scorer.cards import Card
+from vision.detections import Detections
 from vision.recognizer import Recognizer, cut_square, square_crop_box
 
 NONE_CLASS = "none"
@@ -75,8 +76,10 @@ def read_card_boxes(label: Path, size: tuple[int, int], names: dict[int, Card]) 
 
 
 def assign(index_xyxy: np.ndarray, cards: list[tuple[Card, np.ndarray]]) -> Card | None | bool:
-    """The card whose box holds the index centre at a corner; ``None`` when no box does, ``False``
-    when several do or the centre is among the pips (a detection we cannot vouch for)."""
+    """The card whose box holds the index centre at a corner; ``None`` (clutter) when no box does
+    or the centre is in the middle of one card (a pip or court figure the detector took for an
+    index: the false cards real photos showed); ``False`` when several boxes hold it or it is
+    between corner and middle (a detection we cannot vouch for either way)."""
     cx, cy = (index_xyxy[0] + index_xyxy[2]) / 2, (index_xyxy[1] + index_xyxy[3]) / 2
     inside = [(c, b) for c, b in cards if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
     if not inside:
@@ -84,7 +87,9 @@ def assign(index_xyxy: np.ndarray, cards: list[tuple[Card, np.ndarray]]) -> Card
     if len(inside) > 1:
         return False
     card, b = inside[0]
-    return card if _at_a_corner(cx, cy, b) else False
+    if _at_a_corner(cx, cy, b):
+        return card
+    return None if _in_the_middle(cx, cy, b) else False
 
 
 def _at_a_corner(x: float, y: float, box: np.ndarray) -> bool:
@@ -101,20 +106,25 @@ def _at_a_corner(x: float, y: float, box: np.ndarray) -> bool:
     return u > 0.45 and v > 0.45
 
 
+def _in_the_middle(x: float, y: float, box: np.ndarray) -> bool:
+    """Whether (x, y) lies in the middle third of the box each way, where no index is, whatever the tilt."""
+    u = abs(x - (box[0] + box[2]) / 2) / ((box[2] - box[0]) / 2)
+    v = abs(y - (box[1] + box[3]) / 2) / ((box[3] - box[1]) / 2)
+    return max(u, v) < 1 / 3
+
+
 def mirrored_better(rec: Recognizer, img: np.ndarray, boxes: np.ndarray, cards: list[Card]) -> bool:
     """True when the crops, mirrored, read as their labelled cards more surely than as they are."""
     cls = {c: i for i, c in enumerate(rec.class_cards)}
 
     def score(image: np.ndarray, bxs: np.ndarray) -> float:
-        crops = [cut_square(image, square_crop_box(b, rec.config.crop_margin), rec.cls_size) for b in bxs]
-        batch = np.concatenate([c[None, ..., ::-1].transpose(0, 3, 1, 2) for c in crops]).astype(np.float32) / 255
-        probs = rec.classifier.run(None, {rec.classifier.get_inputs()[0].name: np.ascontiguousarray(batch)})[0]
+        probs = rec.classify(image, Detections(xyxy=bxs, confidence=np.ones(len(bxs), np.float32)))
         return float(sum(np.log(max(probs[k, cls[c]], 1e-6)) for k, c in enumerate(cards)))
 
     w = img.shape[1]
     flipped_boxes = boxes.copy()
     flipped_boxes[:, [0, 2]] = w - boxes[:, [2, 0]]
-    return score(img[:, ::-1], flipped_boxes) > score(img, boxes)
+    return score(np.ascontiguousarray(img[:, ::-1]), flipped_boxes) > score(img, boxes)
 
 
 def mirror_votes(cards: list[tuple[Card, np.ndarray]], indices: list[tuple[np.ndarray, Card]]) -> int:

@@ -94,7 +94,8 @@ def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | N
 
 
 def export_onnx(checkpoint: Path, out: Path, imgsz: int, metadata: dict) -> Path:
-    """Export a checkpoint to ONNX (static shape, opset that onnxruntime runs) and write a sidecar JSON."""
+    """Export a checkpoint to ONNX (dynamic batch and size, so the classifier reads all of a photo's crops
+    in one call; opset 17, which onnxruntime runs) and write the sidecar JSON the recognizer reads."""
     prepare_offline()
     from ultralytics import YOLO
 
