@@ -255,3 +255,13 @@ def test_cli_synth_writes_a_checked_sheet(tmp_path, capsys):
     assert cv2.imread(str(sheet)) is not None
     out = capsys.readouterr().out
     assert "images/s" in out
+
+
+def test_deck_and_corner_sheets_show_one_block_per_deck(tmp_path):
+    from vision.synth.sheet import corner_sheet, deck_sheet
+
+    one = cv2.imread(str(deck_sheet(["proc-slab"], tmp_path / "one.jpg")))
+    two = cv2.imread(str(deck_sheet(["proc-slab", "kde-standard"], tmp_path / "two.jpg")))
+    assert two.shape[0] > 1.8 * one.shape[0]
+    corners = cv2.imread(str(corner_sheet(["proc-slab"], tmp_path / "corners.jpg", suits=(0,))))
+    assert corners.shape[0] > 0 and corners.shape[1] == 13 * 90

@@ -40,14 +40,8 @@ def deck_sheet(names: Sequence[str], out: Path, cards: Sequence[str] = SHEET_CAR
         back = (back[:, :, :3] * a + 90 * (1 - a)).astype(np.uint8)
         tiles.append(cv2.resize(back, (tiles[0].shape[1], face_h)))
         row = np.hstack([np.pad(t, ((0, 0), (0, 6), (0, 0)), constant_values=90) for t in tiles])
-        label = np.full((24, row.shape[1], 3), 255, np.uint8)
-        cv2.putText(label, f"{name} ({art.family})", (4, 17), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 1)
-        rows.append(np.vstack([label, row]))
-    width = max(r.shape[1] for r in rows)
-    sheet = np.vstack([np.pad(r, ((0, 4), (0, width - r.shape[1]), (0, 0)), constant_values=255) for r in rows])
-    out.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(out), sheet)
-    return out
+        rows.append(_titled(f"{name} ({art.family})", row, 24, 0.6))
+    return _write_stacked(rows, out, gap=4)
 
 
 def corner_sheet(names: Sequence[str], out: Path, tile_px: int = 90, suits: Sequence[int] = (0, 1, 2, 3)) -> Path:
@@ -85,12 +79,21 @@ def corner_sheet(names: Sequence[str], out: Path, tile_px: int = 90, suits: Sequ
                     cv2.rectangle(t, (int(x0 * sx), int(y0 * sy)), (int(x1 * sx), int(y1 * sy)), col, 1)
                     tiles.append(t)
                 rows.append(np.hstack(tiles))
-        block = np.vstack(rows)
-        label = np.full((22, block.shape[1], 3), 255, np.uint8)
-        cv2.putText(label, name, (4, 16), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0), 1)
-        blocks.append(np.vstack([label, block]))
+        blocks.append(_titled(name, np.vstack(rows), 22, 0.55))
+    return _write_stacked(blocks, out, gap=6)
+
+
+def _titled(title: str, block: np.ndarray, height: int, scale: float) -> np.ndarray:
+    """``block`` under a white strip with ``title`` in black."""
+    label = np.full((height, block.shape[1], 3), 255, np.uint8)
+    cv2.putText(label, title, (4, height - 6), cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0), 1)
+    return np.vstack([label, block])
+
+
+def _write_stacked(blocks: list[np.ndarray], out: Path, gap: int) -> Path:
+    """Stack blocks top to bottom on white (padded to the widest, ``gap`` px apart) and write them."""
     width = max(b.shape[1] for b in blocks)
-    sheet = np.vstack([np.pad(b, ((0, 6), (0, width - b.shape[1]), (0, 0)), constant_values=255) for b in blocks])
+    sheet = np.vstack([np.pad(b, ((0, gap), (0, width - b.shape[1]), (0, 0)), constant_values=255) for b in blocks])
     out.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(out), sheet)
     return out
