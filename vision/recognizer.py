@@ -38,10 +38,10 @@ class ModelMissingError(FileNotFoundError):
 class RecognizerConfig:
     """Thresholds, named for the measurement behind them (see models/README.md)."""
 
-    index_confidence: float = 0.1
+    index_confidence: float = 0.05
     """Detector score to keep an index box (low: the classifier rejects clutter as ``none``)."""
     nms_iou: float = 0.5
-    card_confidence: float = 0.5
+    card_confidence: float = 0.6
     """Classifier probability a card needs, after merging its indices."""
     crop_margins: tuple[float, ...] = (0.2, 0.3)
     """Crop = index box grown by this fraction of its size on each side, then squared (as in
