@@ -39,7 +39,7 @@ step "3. classifier on synthetic crops"
 step "4. real index crops (poker-cards-4-train; never poker-cards-4)"
 if [ ! -d data/realcls/train ]; then
     $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls \
-        --models runs/export --copies 2
+        --models runs/export --copies 2 --index-confidence 0.25
 fi
 $PY -m vision.cls_data --out data/clsft det=data/det/cls hires=data/hires/cls:2 real=data/realcls:3
 
@@ -55,7 +55,7 @@ cp runs/export/classifier-ft.onnx runs/round1/classifier.onnx
 cp runs/export/classifier-ft.json runs/round1/classifier.json
 if [ ! -d data/realcls2/train ]; then
     $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls2 \
-        --models runs/round1 --copies 2
+        --models runs/round1 --copies 2 --index-confidence 0.1
 fi
 $PY -m vision.cls_data --out data/clsft2 det=data/det/cls hires=data/hires/cls:2 real=data/realcls2:3
 [ -f runs/export/classifier-ft2.onnx ] || $PY -m vision.train_classifier --data data/clsft2 \

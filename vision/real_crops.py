@@ -32,7 +32,7 @@ import numpy as np
 
 from scorer.cards import Card
 from vision.detections import Detections
-from vision.recognizer import Recognizer, cut_square, square_crop_box
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, cut_square, square_crop_box
 
 NONE_CLASS = "none"
 _CLASS_ROW = re.compile(r"^\s*(\d+) '[^']+'\s+(\S+)(?:\s+(\d+) '[^']+'\s+(\S+))?\s*$")
@@ -99,8 +99,7 @@ def _at_a_corner(x: float, y: float, box: np.ndarray) -> bool:
     the box's edges; otherwise the indices sit in the box's corner regions.
     """
     w, h = box[2] - box[0], box[3] - box[1]
-    u = abs(x - (box[0] + box[2]) / 2) / (w / 2)
-    v = abs(y - (box[1] + box[3]) / 2) / (h / 2)
+    u, v = _offsets(x, y, box)
     if max(w, h) < 1.15 * min(w, h):
         return max(u, v) > 0.6
     return u > 0.45 and v > 0.45
@@ -108,9 +107,13 @@ def _at_a_corner(x: float, y: float, box: np.ndarray) -> bool:
 
 def _in_the_middle(x: float, y: float, box: np.ndarray) -> bool:
     """Whether (x, y) lies in the middle third of the box each way, where no index is, whatever the tilt."""
-    u = abs(x - (box[0] + box[2]) / 2) / ((box[2] - box[0]) / 2)
-    v = abs(y - (box[1] + box[3]) / 2) / ((box[3] - box[1]) / 2)
-    return max(u, v) < 1 / 3
+    return max(_offsets(x, y, box)) < 1 / 3
+
+
+def _offsets(x: float, y: float, box: np.ndarray) -> tuple[float, float]:
+    """How far (x, y) is from the box centre, as fractions of its half-width and half-height."""
+    return (abs(x - (box[0] + box[2]) / 2) / ((box[2] - box[0]) / 2),
+            abs(y - (box[1] + box[3]) / 2) / ((box[3] - box[1]) / 2))
 
 
 def mirrored_better(rec: Recognizer, img: np.ndarray, boxes: np.ndarray, cards: list[Card]) -> bool:
@@ -216,7 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vision.real_crops", description=__doc__.splitlines()[0])
     p.add_argument("--photos", required=True, type=Path, help="set with images/, labels/ and SOURCE.md")
     p.add_argument("--out", required=True, type=Path, help="folder to write train/ and val/ class folders into (e.g. data/realcls)")
-    p.add_argument("--models", type=Path, default=None, help="folder with detector/classifier .onnx + .json")
+    p.add_argument("--models", type=Path, default=MODELS_DIR, help="folder with detector/classifier .onnx + .json")
+    p.add_argument("--index-confidence", type=float, default=RecognizerConfig.index_confidence,
+                   help="detector score an index needs (the shipped crops: 0.25 in round 1, 0.1 in round 2)")
     p.add_argument("--copies", type=int, default=3, help="jittered crops per labelled index")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--val-every", type=int, default=10, help="one source photo in N goes to val/ (0: none)")
@@ -224,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     if "poker-cards-4/" in f"{a.photos.resolve()}/":
         print("poker-cards-4 is for validation only; use poker-cards-4-train", file=sys.stderr)
         return 2
-    rec = Recognizer(a.models) if a.models else Recognizer()
+    rec = Recognizer(a.models, RecognizerConfig(index_confidence=a.index_confidence))
     counts = harvest(a.photos, a.out, rec, a.copies, a.seed, a.val_every)
     print(", ".join(f"{k} {v}" for k, v in counts.items()))
     return 0
