@@ -90,8 +90,9 @@ def test_at_least_twenty_french_designs():
     assert len(deckmod.all_decks()) >= 20
 
 
-def test_procedural_deck_index_boxes_hold_ink_on_paper():
-    art = deckmod.load_deck(TRAIN_DECK)
+@pytest.mark.parametrize("deck", [TRAIN_DECK, "proc-opensans"])
+def test_procedural_deck_index_boxes_hold_ink_on_paper(deck):
+    art = deckmod.load_deck(deck)
     faces = art.faces[max(art.faces)]
     h, w = faces.shape[1:3]
     for i in (0, 9 * 4 + 1, 11 * 4 + 2, 51):
@@ -102,6 +103,21 @@ def test_procedural_deck_index_boxes_hold_ink_on_paper():
             assert patch.min() < 120, f"{Card.from_index(i)} corner {k}: no ink in the index box"
             ring = np.concatenate([g[max(0, y0 - 3), x0:x1], g[min(h - 1, y1 + 2), x0:x1]])
             assert ring.mean() > 200, f"{Card.from_index(i)} corner {k}: box cuts through ink"
+
+
+def test_a_suit_font_deck_draws_that_fonts_club_and_spade():
+    from scorer.cards import Suit
+    from vision.synth.procedural import PROCEDURAL_DECKS, _glyph_mask, pip_style
+
+    spec = next(d for d in PROCEDURAL_DECKS if d.name == "proc-opensans")
+    style = pip_style(spec.params)
+    if not style.startswith("font:"):
+        pytest.skip("fonts-dejavu-core is not installed")
+    club, spade = (np.asarray(_glyph_mask(style[5:], s, 48)) for s in (Suit.CLUBS, Suit.SPADES))
+    assert abs(club.shape[0] - 48) <= 2 and abs(spade.shape[0] - 48) <= 2  # scaled to the asked height
+    size = (32, 32)
+    a, b = (cv2.resize(m, size).astype(float) / 255 for m in (club, spade))
+    assert np.abs(a - b).mean() > 0.08, "club and spade glyphs should differ"
 
 
 @pytest.mark.skipif(not deckmod.GNOME_DIR.exists(), reason="gnome-cards-data is not installed")

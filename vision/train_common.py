@@ -66,6 +66,8 @@ def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batc
     # 0.00018 for 53 classes, far too timid to train a classifier from scratch in a few epochs.
     p.add_argument("--optimizer", default="AdamW", help="SGD, Adam, AdamW, ... (default AdamW)")
     p.add_argument("--lr0", type=float, default=0.002, help="initial learning rate")
+    p.add_argument("--warmup-epochs", type=float, default=3.0,
+                   help="epochs of learning-rate warm-up (short fine-tunes from our own weights need less)")
 
 
 def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | None = None, **train_args) -> Path:

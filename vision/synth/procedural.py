@@ -50,6 +50,28 @@ PROCEDURAL_DECKS: tuple[DeckSpec, ...] = (
     _deck("side-sans", font="FreeSansBold.ttf", layout="side", pips="slim", four_colour=True, border="line"),
     _deck("palatino", font="P052-Bold.t1", alt_fonts=("texgyrepagella-bold.otf", "LiberationSerif-Bold.ttf"),
           layout="stack", pips="classic", red=(200, 30, 50), paper=(250, 247, 238), border="double"),
+    # Suits from fonts' suit characters (``suit_font``): five more club and spade shapes
+    # (DejaVu, FreeFont, Liberation, Libertine, URW) with ranks in other faces.
+    _deck("opensans", font="OpenSans-Bold.ttf", suit_font="DejaVuSans.ttf", layout="stack",
+          red=(205, 25, 35)),
+    _deck("lato", font="Lato-Heavy.ttf", suit_font="FreeSerif.ttf", layout="stack", red=(190, 20, 30),
+          idx=0.27, border="line"),
+    _deck("garamond", font="EBGaramond12-Bold.otf", alt_fonts=("LinLibertine_RB.otf",),
+          suit_font="LinLibertine_R.otf", layout="stack", red=(180, 30, 30), paper=(248, 243, 232)),
+    _deck("caladea", font="Caladea-Bold.ttf", suit_font="LiberationSans-Regular.ttf", layout="stack",
+          red=(215, 40, 45), border="double"),
+    _deck("biolinum", font="LinBiolinum_RB.otf", suit_font="LinBiolinum_R.otf", layout="stack",
+          four_colour=True),
+    _deck("oldstandard", font="OldStandard-Bold.ttf", suit_font="NimbusSans-Regular.otf", layout="stack",
+          red=(195, 25, 40), idx=0.22),
+    _deck("opensans-cond", font="OpenSans-CondBold.ttf", suit_font="P052-Roman.otf", layout="stack",
+          red=(220, 30, 30), idx=0.28, paper=(242, 246, 250)),
+    _deck("nimbus-side", font="NimbusSans-Bold.otf", suit_font="FreeSans.ttf", layout="side",
+          red=(200, 15, 25)),
+    _deck("lato-light", font="Lato-Semibold.ttf", suit_font="Z003-MediumItalic.otf", layout="stack",
+          red=(185, 35, 55), thin=True),
+    _deck("urw-gothic", font="URWGothic-Demi.otf", suit_font="C059-Roman.otf", layout="stack",
+          red=(210, 20, 20), border="line"),
 )
 
 
@@ -80,9 +102,39 @@ def find_font(spec_params: dict) -> str:
 
 # --- suit shapes, drawn in a unit box -----------------------------------------------------
 
+SUIT_CHARS = {Suit.SPADES: "\u2660", Suit.HEARTS: "\u2665", Suit.DIAMONDS: "\u2666", Suit.CLUBS: "\u2663"}
+
+
+@functools.lru_cache(maxsize=4096)
+def _glyph_mask(font_file: str, suit: Suit, height: int) -> Image.Image:
+    """The suit character of ``font_file`` as an antialiased mask, trimmed, ``height`` px tall."""
+    probe = ImageFont.truetype(font_file, 200)
+    ch = SUIT_CHARS[suit]
+    l, t, r, b = probe.getbbox(ch)
+    font = probe.font_variant(size=max(4, round(200 * height / max(1, b - t))))
+    l, t, r, b = font.getbbox(ch)
+    mask = Image.new("L", (r - l + 2, b - t + 2), 0)
+    ImageDraw.Draw(mask).text((1 - l, 1 - t), ch, font=font, fill=255)
+    return mask.crop(mask.getbbox() or (0, 0, 1, 1))
+
+
 def draw_suit(draw: ImageDraw.ImageDraw, suit: Suit, cx: float, cy: float, size: float,
               fill, style: str = "classic", flip: bool = False) -> tuple[float, float, float, float]:
-    """Draw a suit symbol centred at (cx, cy), ``size`` tall. Returns its box."""
+    """Draw a suit symbol centred at (cx, cy), ``size`` tall. Returns its box.
+
+    ``style`` is a pip shape (``classic``, ``fat``, ``slim``, drawn here) or ``font:<file>``:
+    the suit character of an installed font, since real decks' suits differ most in shape
+    (a club's lobes and stem, a spade's shoulders) and one drawn family taught too little.
+    """
+    if style.startswith("font:"):
+        mask = _glyph_mask(style[5:], suit, max(4, round(size)))
+        if flip:
+            mask = mask.rotate(180)
+        w, h = mask.size
+        x0, y0 = round(cx - w / 2), round(cy - h / 2)
+        colour = fill if len(fill) == 4 else (*fill, 255)
+        draw._image.paste(Image.new("RGBA", mask.size, colour), (x0, y0), mask)
+        return x0, y0, x0 + w, y0 + h
     s = size / 2
     wf = {"classic": 1.0, "fat": 1.12, "slim": 0.86}.get(style, 1.0)
     sx = s * wf
@@ -137,6 +189,15 @@ PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
 }
 
 
+def pip_style(p: dict) -> str:
+    """The deck's suit drawing: ``font:<file>`` when it names a ``suit_font`` that is installed."""
+    if p.get("suit_font"):
+        f = _font_file(p["suit_font"])
+        if f:
+            return f"font:{f}"
+    return p.get("pips", "classic")
+
+
 def suit_colour(suit: Suit, p: dict) -> tuple[int, int, int]:
     """RGB ink of a suit: red/black, or the 4-colour deck's blue diamonds and green clubs."""
     if p.get("four_colour"):
@@ -168,11 +229,11 @@ def _index_tile(card: Card, p: dict, font: ImageFont.FreeTypeFont, idx_h: float)
     if layout == "stack":
         cx = x0 + tw / 2
         cy = y0 + th + idx_h * 0.07 + suit_h / 2
-        draw_suit(d, card.suit, cx, cy, suit_h, colour + (255,), p.get("pips", "classic"))
+        draw_suit(d, card.suit, cx, cy, suit_h, colour + (255,), pip_style(p))
     elif layout == "side":
         cx = x0 + tw + idx_h * 0.08 + suit_h * 0.45
         cy = y0 + th / 2
-        draw_suit(d, card.suit, cx, cy, suit_h, colour + (255,), p.get("pips", "classic"))
+        draw_suit(d, card.suit, cx, cy, suit_h, colour + (255,), pip_style(p))
     return tile
 
 
@@ -240,12 +301,12 @@ def render_procedural_deck(spec: DeckSpec, width: int) -> tuple[list[np.ndarray]
         ax0, ax1 = W * 0.3, W * 0.7
         ay0, ay1 = H * 0.2, H * 0.8
         if card.rank == 1:
-            draw_suit(d, card.suit, W / 2, H / 2, W * 0.42, colour, p.get("pips", "classic"))
+            draw_suit(d, card.suit, W / 2, H / 2, W * 0.42, colour, pip_style(p))
         elif card.rank <= 10:
             for fx, fy in PIP_LAYOUT[card.rank]:
                 cx = ax0 + fx * (ax1 - ax0)
                 cy = ay0 + fy * (ay1 - ay0)
-                draw_suit(d, card.suit, cx, cy, pip_h, colour, p.get("pips", "classic"), flip=fy > 0.5)
+                draw_suit(d, card.suit, cx, cy, pip_h, colour, pip_style(p), flip=fy > 0.5)
         else:
             _court_art(d, card, (W * 0.22, H * 0.13, W * 0.78, H * 0.87), p, rng, font_path)
         tile = _index_tile(card, p, font, idx_h)
