@@ -14,7 +14,10 @@
 #   5. classifier fine-tuned on synthetic + real crops, 4 epochs
 #   6. real crops again, harvested with the fine-tuned classifier (more cards vouched for, and
 #      pips the detector fires on kept as `none`), and a second fine-tune, 10 epochs
-#   7. both exported to ONNX in models/
+#   7. more decks: ten procedural decks whose suits come from fonts' suit characters (640 px and
+#      phone-size scenes), 367 more phone-size scenes of the original decks, and the classifier
+#      fine-tuned at 96 px on all of it, 3 epochs
+#   8. both exported to ONNX in models/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -23,9 +26,14 @@ mkdir -p data/logs runs/export
 
 step() { echo; echo "== $*"; }
 
+# Steps 1-6 rendered their scenes before the ten font-suit decks (step 7) were added: naming the
+# 39 decks there were then renders the same scenes, byte for byte.
+NEW_DECKS=proc-opensans,proc-lato,proc-garamond,proc-caladea,proc-biolinum,proc-oldstandard,proc-opensans-cond,proc-nimbus-side,proc-lato-light,proc-urw-gothic
+OLD_DECKS=$($PY -c "import sys; from vision.synth.decks import all_decks; new = sys.argv[1].split(','); print(','.join(d.name for d in all_decks() if d.name not in new))" "$NEW_DECKS")
+
 step "1. synthetic scenes"
-[ -f data/det/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det --n 4000 --seed 11 --size 640
-[ -d data/hires/cls/train ] || .venv/bin/cribcount synth --out data/hires --n 1200 --seed 23 --size 1000:2600
+[ -f data/det/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det --n 4000 --seed 11 --size 640 --decks "$OLD_DECKS"
+[ -d data/hires/cls/train ] || .venv/bin/cribcount synth --out data/hires --n 1200 --seed 23 --size 1000:2600 --decks "$OLD_DECKS"
 $PY -m vision.cls_data --out data/clsall det=data/det/cls hires=data/hires/cls:2
 
 step "2. detector"
@@ -62,10 +70,20 @@ $PY -m vision.cls_data --out data/clsft2 det=data/det/cls hires=data/hires/cls:2
     --epochs 10 --imgsz 64 --batch 128 --lr0 0.0008 --name cls64ft2 --resume \
     --init runs/cls64ft/weights/best.pt --export-to runs/export/classifier-ft2.onnx
 
-step "7. ship"
+step "7. font-suit decks, more phone-size scenes, classifier at 96 px"
+[ -d data/det2/cls/train ] || .venv/bin/cribcount synth --out data/det2 --n 1500 --seed 37 --size 640 --decks "$NEW_DECKS"
+[ -d data/hires3/cls/train ] || .venv/bin/cribcount synth --out data/hires3 --n 1000 --seed 41 --size 1000:2600 --decks "$NEW_DECKS"
+[ -d data/hires2/cls/train ] || .venv/bin/cribcount synth --out data/hires2 --n 367 --seed 31 --size 1000:2600 --split train --decks "$OLD_DECKS"
+$PY -m vision.cls_data --out data/clsft3 det=data/det/cls det2=data/det2/cls hires=data/hires/cls:2 \
+    hires2=data/hires2/cls:2 hires3=data/hires3/cls:2 real=data/realcls2:3
+[ -f runs/export/classifier-96mix.onnx ] || $PY -m vision.train_classifier --data data/clsft3 \
+    --epochs 3 --imgsz 96 --batch 128 --lr0 0.0008 --warmup-epochs 0.5 --name cls96mix --resume \
+    --init runs/cls64ft2/weights/best.pt --export-to runs/export/classifier-96mix.onnx
+
+step "8. ship"
 cp runs/export/detector.onnx models/detector.onnx
 cp runs/export/detector.json models/detector.json
-cp runs/export/classifier-ft2.onnx models/classifier.onnx
-cp runs/export/classifier-ft2.json models/classifier.json
+cp runs/export/classifier-96mix.onnx models/classifier.onnx
+cp runs/export/classifier-96mix.json models/classifier.json
 ls -l models/
 echo "now: .venv/bin/cribcount eval ../shared/photos/poker-cards-4 --synth 200"

@@ -41,7 +41,7 @@ class RecognizerConfig:
     index_confidence: float = 0.05
     """Detector score to keep an index box (low: the classifier rejects clutter as ``none``)."""
     nms_iou: float = 0.5
-    card_confidence: float = 0.6
+    card_confidence: float = 0.7
     """Classifier probability a card needs, after merging its indices."""
     crop_margins: tuple[float, ...] = (0.2, 0.3)
     """Crop = index box grown by this fraction of its size on each side, then squared (as in
@@ -138,19 +138,39 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
     )
 
 
+CLASSIFIER_FILES = ("classifier.onnx", "classifier2.onnx")
+"""The classifier, and an optional second one trained on other data: their readings are averaged."""
+
+
+@dataclass(frozen=True)
+class Classifier:
+    """One ONNX classifier and its input size (from the ``.json`` sidecar)."""
+
+    session: object
+    size: int
+
+
 class Recognizer:
-    """The two ONNX models, loaded once; call :meth:`recognize` per photo."""
+    """The ONNX models, loaded once; call :meth:`recognize` per photo."""
 
     def __init__(self, models_dir: str | Path = MODELS_DIR, config: RecognizerConfig | None = None) -> None:
         models_dir = Path(models_dir)
         self.config = config or RecognizerConfig()
         self.detector = _session(models_dir / "detector.onnx")
-        self.classifier = _session(models_dir / "classifier.onnx")
         det_meta = json.loads((models_dir / "detector.json").read_text())
-        cls_meta = json.loads((models_dir / "classifier.json").read_text())
         self.det_size = int(det_meta["imgsz"])
-        self.cls_size = int(cls_meta["imgsz"])
-        names: list[str] = cls_meta["names"]
+        self.classifiers: list[Classifier] = []
+        names: list[str] = []
+        for i, file in enumerate(CLASSIFIER_FILES):
+            path = models_dir / file
+            if i and not path.exists():
+                continue
+            session = _session(path)
+            meta = json.loads(path.with_suffix(".json").read_text())
+            if names and meta["names"] != names:
+                raise ValueError(f"{path}: its classes differ from {CLASSIFIER_FILES[0]}'s; they cannot be averaged")
+            names = meta["names"]
+            self.classifiers.append(Classifier(session, int(meta["imgsz"])))
         self.class_cards: list[Card | None] = [None if n == NONE_CLASS else Card.parse(n) for n in names]
 
     # -- stages ---------------------------------------------------------------------------------
@@ -176,13 +196,19 @@ class Recognizer:
         return Detections(xyxy=xyxy, confidence=scores[kept])
 
     def classify(self, img: np.ndarray, indices: Detections) -> np.ndarray:
-        """Class probabilities (N, classes) for each index, averaged over the crop margins."""
+        """Class probabilities (N, classes) for each index, averaged over the crop margins and
+        the classifiers."""
         if not len(indices):
             return np.zeros((0, len(self.class_cards)), np.float32)
         margins = self.config.crop_margins
-        crops = [cut_square(img, square_crop_box(b, m), self.cls_size) for m in margins for b in indices.xyxy]
-        batch = np.concatenate([_to_tensor(c) for c in crops])
-        probs = self.classifier.run(None, {self.classifier.get_inputs()[0].name: batch})[0]
+        batches: dict[int, np.ndarray] = {}
+        readings = []
+        for clf in self.classifiers:
+            if clf.size not in batches:
+                crops = [cut_square(img, square_crop_box(b, m), clf.size) for m in margins for b in indices.xyxy]
+                batches[clf.size] = np.concatenate([_to_tensor(c) for c in crops])
+            readings.append(clf.session.run(None, {clf.session.get_inputs()[0].name: batches[clf.size]})[0])
+        probs = np.mean(readings, axis=0)
         return probs.reshape(len(margins), len(indices), -1).mean(axis=0).astype(np.float32)
 
     def merge_by_card(self, indices: Detections, probs: np.ndarray) -> Detections:
