@@ -4,7 +4,7 @@
 # interrupted mid-way continues from runs/<name>/weights/last.pt.
 #
 #   bash scripts/setup.sh --train      # once: torch + ultralytics in .venv
-#   bash scripts/retrain.sh            # about 6 h on two CPU cores
+#   bash scripts/retrain.sh            # about 8 h on two CPU cores
 #
 # Steps (models/README.md says why each is there):
 #   1. synthetic scenes: 4000 at 640 px for the detector, 1200 phone-size ones for sharp crops
@@ -14,10 +14,12 @@
 #   5. classifier fine-tuned on synthetic + real crops, 4 epochs
 #   6. real crops again, harvested with the fine-tuned classifier (more cards vouched for, and
 #      pips the detector fires on kept as `none`), and a second fine-tune, 10 epochs
-#   7. more decks: ten procedural decks whose suits come from fonts' suit characters (640 px and
-#      phone-size scenes), 367 more phone-size scenes of the original decks, and the classifier
-#      fine-tuned at 96 px on all of it, 3 epochs
-#   8. both exported to ONNX in models/
+#   7. the classifier fine-tuned at 96 px (sharper suits), 4 epochs on the same crops
+#   8. more decks: ten procedural decks whose suits come from fonts' suit characters (640 px and
+#      phone-size scenes) and 367 more phone-size scenes of the original decks; a second 96 px
+#      classifier fine-tuned on all of it, 3 epochs (the recognizer averages the two)
+#   9. the detector fine-tuned from its best weights, 6 more epochs at a fresh learning rate
+#  10. exported to ONNX in models/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -70,7 +72,12 @@ $PY -m vision.cls_data --out data/clsft2 det=data/det/cls hires=data/hires/cls:2
     --epochs 10 --imgsz 64 --batch 128 --lr0 0.0008 --name cls64ft2 --resume \
     --init runs/cls64ft/weights/best.pt --export-to runs/export/classifier-ft2.onnx
 
-step "7. font-suit decks, more phone-size scenes, classifier at 96 px"
+step "7. classifier at 96 px"
+[ -f runs/export/classifier-96.onnx ] || $PY -m vision.train_classifier --data data/clsft2 \
+    --epochs 4 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.5 --name cls96ft --resume \
+    --init runs/cls64ft2/weights/best.pt --export-to runs/export/classifier-96.onnx
+
+step "8. font-suit decks, more phone-size scenes, a second 96 px classifier"
 [ -d data/det2/cls/train ] || .venv/bin/cribcount synth --out data/det2 --n 1500 --seed 37 --size 640 --decks "$NEW_DECKS"
 [ -d data/hires3/cls/train ] || .venv/bin/cribcount synth --out data/hires3 --n 1000 --seed 41 --size 1000:2600 --decks "$NEW_DECKS"
 [ -d data/hires2/cls/train ] || .venv/bin/cribcount synth --out data/hires2 --n 367 --seed 31 --size 1000:2600 --split train --decks "$OLD_DECKS"
@@ -80,10 +87,17 @@ $PY -m vision.cls_data --out data/clsft3 det=data/det/cls det2=data/det2/cls hir
     --epochs 3 --imgsz 96 --batch 128 --lr0 0.0008 --warmup-epochs 0.5 --name cls96mix --resume \
     --init runs/cls64ft2/weights/best.pt --export-to runs/export/classifier-96mix.onnx
 
-step "8. ship"
-cp runs/export/detector.onnx models/detector.onnx
-cp runs/export/detector.json models/detector.json
-cp runs/export/classifier-96mix.onnx models/classifier.onnx
-cp runs/export/classifier-96mix.json models/classifier.json
+step "9. detector fine-tune"
+[ -f runs/export/detector-ft.onnx ] || $PY -m vision.train_detector --data data/det/yolo/data.yaml \
+    --epochs 6 --imgsz 480 --lr0 0.001 --warmup-epochs 0.5 --name det480ft --resume \
+    --init runs/det480/weights/best.pt --export-to runs/export/detector-ft.onnx
+
+step "10. ship"
+cp runs/export/detector-ft.onnx models/detector.onnx
+cp runs/export/detector-ft.json models/detector.json
+cp runs/export/classifier-96.onnx models/classifier.onnx
+cp runs/export/classifier-96.json models/classifier.json
+cp runs/export/classifier-96mix.onnx models/classifier2.onnx
+cp runs/export/classifier-96mix.json models/classifier2.json
 ls -l models/
 echo "now: .venv/bin/cribcount eval ../shared/photos/poker-cards-4 --synth 200"
