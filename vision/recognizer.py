@@ -143,7 +143,8 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
 
 
 CLASSIFIER_FILES = ("classifier.onnx", "classifier2.onnx")
-"""The classifier, and an optional second one trained on other data: their readings are averaged."""
+"""The classifier, and an optional second one trained on other data, asked about the indices the
+first is unsure of (:attr:`RecognizerConfig.second_opinion_below`): their readings are averaged."""
 
 
 @dataclass(frozen=True)

@@ -118,9 +118,9 @@ def _glyph_mask(font_file: str, suit: Suit, height: int) -> Image.Image:
     return mask.crop(mask.getbbox() or (0, 0, 1, 1))
 
 
-def draw_suit(draw: ImageDraw.ImageDraw, suit: Suit, cx: float, cy: float, size: float,
+def draw_suit(image: Image.Image, suit: Suit, cx: float, cy: float, size: float,
               fill, style: str = "classic", flip: bool = False) -> tuple[float, float, float, float]:
-    """Draw a suit symbol centred at (cx, cy), ``size`` tall. Returns its box.
+    """Draw a suit symbol on ``image`` centred at (cx, cy), ``size`` tall. Returns its box.
 
     ``style`` is a pip shape (``classic``, ``fat``, ``slim``, drawn here) or ``font:<file>``:
     the suit character of an installed font, since real decks' suits differ most in shape
@@ -133,8 +133,9 @@ def draw_suit(draw: ImageDraw.ImageDraw, suit: Suit, cx: float, cy: float, size:
         w, h = mask.size
         x0, y0 = round(cx - w / 2), round(cy - h / 2)
         colour = fill if len(fill) == 4 else (*fill, 255)
-        draw._image.paste(Image.new("RGBA", mask.size, colour), (x0, y0), mask)
+        image.paste(Image.new("RGBA", mask.size, colour), (x0, y0), mask)
         return x0, y0, x0 + w, y0 + h
+    draw = ImageDraw.Draw(image)
     s = size / 2
     wf = {"classic": 1.0, "fat": 1.12, "slim": 0.86}.get(style, 1.0)
     sx = s * wf
@@ -229,11 +230,11 @@ def _index_tile(card: Card, p: dict, font: ImageFont.FreeTypeFont, idx_h: float)
     if layout == "stack":
         cx = x0 + tw / 2
         cy = y0 + th + idx_h * 0.07 + suit_h / 2
-        draw_suit(d, card.suit, cx, cy, suit_h, colour + (255,), pip_style(p))
+        draw_suit(tile, card.suit, cx, cy, suit_h, colour + (255,), pip_style(p))
     elif layout == "side":
         cx = x0 + tw + idx_h * 0.08 + suit_h * 0.45
         cy = y0 + th / 2
-        draw_suit(d, card.suit, cx, cy, suit_h, colour + (255,), pip_style(p))
+        draw_suit(tile, card.suit, cx, cy, suit_h, colour + (255,), pip_style(p))
     return tile
 
 
@@ -301,12 +302,12 @@ def render_procedural_deck(spec: DeckSpec, width: int) -> tuple[list[np.ndarray]
         ax0, ax1 = W * 0.3, W * 0.7
         ay0, ay1 = H * 0.2, H * 0.8
         if card.rank == 1:
-            draw_suit(d, card.suit, W / 2, H / 2, W * 0.42, colour, pip_style(p))
+            draw_suit(img, card.suit, W / 2, H / 2, W * 0.42, colour, pip_style(p))
         elif card.rank <= 10:
             for fx, fy in PIP_LAYOUT[card.rank]:
                 cx = ax0 + fx * (ax1 - ax0)
                 cy = ay0 + fy * (ay1 - ay0)
-                draw_suit(d, card.suit, cx, cy, pip_h, colour, pip_style(p), flip=fy > 0.5)
+                draw_suit(img, card.suit, cx, cy, pip_h, colour, pip_style(p), flip=fy > 0.5)
         else:
             _court_art(d, card, (W * 0.22, H * 0.13, W * 0.78, H * 0.87), p, rng, font_path)
         tile = _index_tile(card, p, font, idx_h)
