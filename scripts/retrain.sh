@@ -17,7 +17,8 @@
 #   7. the classifier fine-tuned at 96 px (sharper suits), 4 epochs on the same crops
 #   8. more decks: ten procedural decks whose suits come from fonts' suit characters (640 px and
 #      phone-size scenes) and 367 more phone-size scenes of the original decks; a second 96 px
-#      classifier fine-tuned on all of it, 3 epochs (the recognizer averages the two)
+#      classifier fine-tuned on all of it, 3 epochs (the recognizer asks it about the indices the
+#      first is unsure of and averages the two readings)
 #   9. the detector fine-tuned from its best weights, 6 more epochs at a fresh learning rate
 #  10. exported to ONNX in models/
 set -euo pipefail
@@ -28,8 +29,8 @@ mkdir -p data/logs runs/export
 
 step() { echo; echo "== $*"; }
 
-# Steps 1-6 rendered their scenes before the ten font-suit decks (step 7) were added: naming the
-# 39 decks there were then renders the same scenes, byte for byte.
+# Steps 1-6 (and data/hires2 in step 8) rendered their scenes before the ten font-suit decks of
+# step 8 were added: naming the 39 decks there were then renders the same scenes, byte for byte.
 NEW_DECKS=proc-opensans,proc-lato,proc-garamond,proc-caladea,proc-biolinum,proc-oldstandard,proc-opensans-cond,proc-nimbus-side,proc-lato-light,proc-urw-gothic
 OLD_DECKS=$($PY -c "import sys; from vision.synth.decks import all_decks; new = sys.argv[1].split(','); print(','.join(d.name for d in all_decks() if d.name not in new))" "$NEW_DECKS")
 
