@@ -55,3 +55,22 @@ def test_cards_come_left_to_right():
 
 def test_no_indices_no_cards():
     assert len(merge_indices(Detections.empty(), np.zeros((0, 4), np.float32), CLASSES, 0.5)) == 0
+
+
+def test_one_place_holds_one_index_so_a_nested_box_read_otherwise_gives_way():
+    # A box on the 5 of hearts' index, and a wider one around it (a pip taken in) read as the 5 of spades.
+    found = merge_indices(indices((10, 10, 20, 30), (5, 5, 30, 40)),
+                          probs([0.95, 0.03, 0.01, 0.01], [0.1, 0.85, 0.03, 0.02]), CLASSES, 0.5)
+    assert found.card_list == [Card.parse("5H")]
+
+
+def test_indices_side_by_side_in_a_fan_are_both_read():
+    found = merge_indices(indices((10, 10, 20, 30), (18, 10, 28, 30)),
+                          probs([0.95, 0.03, 0.01, 0.01], [0.1, 0.85, 0.03, 0.02]), CLASSES, 0.5)
+    assert sorted(map(str, found.card_list)) == ["5H", "5S"]
+
+
+def test_nested_boxes_read_as_the_same_card_are_one_card():
+    found = merge_indices(indices((10, 10, 20, 30), (5, 5, 30, 40)),
+                          probs([0.95, 0.03, 0.01, 0.01], [0.8, 0.1, 0.05, 0.05]), CLASSES, 0.5)
+    assert found.card_list == [Card.parse("5H")] and len(found.indices[0]) == 2

@@ -99,6 +99,18 @@ def cut_square(img: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
     return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
+def _outread(xyxy: np.ndarray, best: np.ndarray, sure: np.ndarray, is_card: np.ndarray) -> np.ndarray:
+    """Per index: whether a surer reading of a different card sits in the same place (their
+    boxes nest: the centre of one lies inside the other)."""
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    inside = ((centres[:, None, 0] >= xyxy[None, :, 0]) & (centres[:, None, 0] <= xyxy[None, :, 2])
+              & (centres[:, None, 1] >= xyxy[None, :, 1]) & (centres[:, None, 1] <= xyxy[None, :, 3]))
+    n = len(best)
+    surer = (sure[None, :] > sure[:, None]) | ((sure[None, :] == sure[:, None]) & (np.arange(n)[None, :] > np.arange(n)[:, None]))
+    rival = (inside | inside.T) & (best[:, None] != best[None, :]) & is_card[None, :] & surer
+    return is_card & rival.any(axis=1)
+
+
 def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card | None],
                   card_confidence: float) -> Detections:
     """One detection per card: indices read as the same card are its two corners.
@@ -109,12 +121,17 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
     so a clear reading of one corner outweighs a blurred other corner; the card is kept when
     the combined probability reaches ``card_confidence``. Sorted left to right, as a player
     reads a row.
+
+    One place holds one index: boxes that nest (the centre of one inside the other) but read
+    as different cards are the detector's second guesses at one index, half of it cut by an
+    overlapping card or a pip beside it taken in, so only the surest reading among them counts.
     """
     none = [i for i, c in enumerate(class_cards) if c is None]
     card_probs = probs.copy()
     card_probs[:, none] = 0
     best = card_probs.argmax(axis=1)
     is_card = card_probs[np.arange(len(best)), best] > probs[:, none].max(axis=1, initial=0)
+    is_card &= ~_outread(indices.xyxy, best, card_probs.max(axis=1), is_card)
     groups: dict[int, list[int]] = {}
     for i in np.flatnonzero(is_card):
         groups.setdefault(int(best[i]), []).append(int(i))
