@@ -4,7 +4,7 @@
 # interrupted mid-way continues from runs/<name>/weights/last.pt.
 #
 #   bash scripts/setup.sh --train      # once: torch + ultralytics in .venv
-#   bash scripts/retrain.sh            # about 8 h on two CPU cores
+#   bash scripts/retrain.sh            # about 9 h on two CPU cores
 #
 # Steps (models/README.md says why each is there):
 #   1. synthetic scenes: 4000 at 640 px for the detector, 1200 phone-size ones for sharp crops
@@ -20,7 +20,9 @@
 #      classifier fine-tuned on all of it, 3 epochs (the recognizer asks it about the indices the
 #      first is unsure of and averages the two readings)
 #   9. the detector fine-tuned from its best weights, 6 more epochs at a fresh learning rate
-#  10. exported to ONNX in models/
+#  10. real photos as detector scenes: index boxes the step-9 models find and the whole-card labels
+#      vouch for; the detector fine-tuned 5 epochs on them (x4) with renders of old and new decks
+#  11. exported to ONNX in models/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -93,9 +95,24 @@ step "9. detector fine-tune"
     --epochs 6 --imgsz 480 --lr0 0.001 --warmup-epochs 0.5 --name det480ft --resume \
     --init runs/det480/weights/best.pt --export-to runs/export/detector-ft.onnx
 
-step "10. ship"
-cp runs/export/detector-ft.onnx models/detector.onnx
-cp runs/export/detector-ft.json models/detector.json
+step "10. real photos as detector scenes, detector fine-tuned on a mix"
+mkdir -p runs/round2
+cp runs/export/detector-ft.onnx runs/round2/detector.onnx
+cp runs/export/detector-ft.json runs/round2/detector.json
+cp runs/export/classifier-96.onnx runs/round2/classifier.onnx
+cp runs/export/classifier-96.json runs/round2/classifier.json
+cp runs/export/classifier-96mix.onnx runs/round2/classifier2.onnx
+cp runs/export/classifier-96mix.json runs/round2/classifier2.json
+[ -d data/realdet/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
+    --out data/realdet --models runs/round2
+$PY -m vision.det_data --out data/detmix data/det/yolo@1200/150 data/det2/yolo@1200/100 'data/realdet*4'
+[ -f runs/export/detector-mix.onnx ] || $PY -m vision.train_detector --data data/detmix/data.yaml \
+    --epochs 5 --imgsz 480 --lr0 0.001 --warmup-epochs 0.3 --name det480mix --resume \
+    --init runs/det480ft/weights/best.pt --export-to runs/export/detector-mix.onnx
+
+step "11. ship"
+cp runs/export/detector-mix.onnx models/detector.onnx
+cp runs/export/detector-mix.json models/detector.json
 cp runs/export/classifier-96.onnx models/classifier.onnx
 cp runs/export/classifier-96.json models/classifier.json
 cp runs/export/classifier-96mix.onnx models/classifier2.onnx

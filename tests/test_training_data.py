@@ -101,3 +101,104 @@ def test_merge_rejects_a_folder_that_is_not_a_crop_set(tmp_path, capsys):
 def test_source_spec(spec, repeat):
     src = Source.parse(spec)
     assert src.repeat == repeat and src.name == spec.split("=")[0]
+
+
+# -- real photos as detector scenes (vision.real_scenes) ---------------------------------------
+
+from vision.detections import Detections  # noqa: E402
+from vision.real_crops import UprightPhoto  # noqa: E402
+from vision.real_scenes import index_labels, main as real_scenes_main  # noqa: E402
+
+CLASSES = [C5, C9, None]
+
+
+def photo_with(boxes: list[np.ndarray], scores: list[float], cards=((C5, UPRIGHT),)) -> UprightPhoto:
+    found = Detections(xyxy=np.stack(boxes), confidence=np.array(scores, np.float32))
+    cards = list(cards)
+    return UprightPhoto(np.zeros((400, 400, 3), np.uint8), cards, found,
+                        [assign(b, cards) for b in found.xyxy], mirrored=False, decided_by_layout=True)
+
+
+def reads(*rows: list[float]) -> np.ndarray:
+    return np.array(rows, np.float32)
+
+
+def test_an_index_read_as_its_card_is_labelled_and_clutter_is_not():
+    up = photo_with([box_around(110, 112), box_around(190, 238), box_around(350, 350)], [0.9, 0.8, 0.6])
+    labels = index_labels(up, reads([0.9, 0.05, 0.05], [0.8, 0.1, 0.1], [0.0, 0.0, 1.0]), CLASSES)
+    assert labels.problem is None
+    assert len(labels.boxes) == 2 and not labels.completed
+
+
+def test_a_faint_detection_where_the_twin_index_must_be_is_labelled():
+    twin = box_around(190, 238)
+    up = photo_with([box_around(110, 112), twin], [0.9, 0.06])
+    labels = index_labels(up, reads([0.9, 0.05, 0.05], [0.1, 0.6, 0.3]), CLASSES)
+    assert labels.problem is None and labels.completed == 1
+    assert any(np.allclose(b, twin) for b in labels.boxes)
+
+
+def test_a_photo_with_a_visible_corner_and_no_detection_there_is_left_out():
+    up = photo_with([box_around(110, 112)], [0.9])
+    labels = index_labels(up, reads([0.9, 0.05, 0.05]), CLASSES)
+    assert labels.problem == "other index of 5H not found"
+
+
+def test_a_corner_under_another_card_is_taken_as_covered():
+    covering = np.array([170, 210, 320, 360], np.float32)  # lies over the 5's bottom-right corner
+    up = photo_with([box_around(110, 112), box_around(300, 340)], [0.9, 0.9], cards=((C5, UPRIGHT), (C9, covering)))
+    labels = index_labels(up, reads([0.9, 0.05, 0.05], [0.05, 0.9, 0.05]), CLASSES)
+    assert labels.problem is None
+    assert len(labels.boxes) == 2
+
+
+def test_a_card_with_no_vouched_index_leaves_the_photo_out():
+    nine = np.array([250, 250, 350, 400], np.float32)
+    up = photo_with([box_around(110, 112), box_around(190, 238)], [0.9, 0.9], cards=((C5, UPRIGHT), (C9, nine)))
+    labels = index_labels(up, reads([0.9, 0.05, 0.05], [0.9, 0.05, 0.05]), CLASSES)
+    assert labels.problem == "no index of 9C"
+
+
+def test_a_sure_index_misread_at_a_card_corner_leaves_the_photo_out():
+    up = photo_with([box_around(110, 112), box_around(190, 238)], [0.9, 0.9])
+    labels = index_labels(up, reads([0.9, 0.05, 0.05], [0.02, 0.95, 0.03]), CLASSES)
+    assert labels.problem is not None and "read as" in labels.problem
+
+
+def test_real_scenes_refuse_the_validation_set(tmp_path, capsys):
+    assert real_scenes_main(["--photos", "../shared/photos/poker-cards-4", "--out", str(tmp_path)]) == 2
+    assert "validation only" in capsys.readouterr().err
+
+
+# -- detector scene mixes (vision.det_data) ------------------------------------------------------
+
+from vision.det_data import SceneSource, main as det_data_main, mix  # noqa: E402
+
+
+def scene_set(root: Path, train: int, val: int) -> Path:
+    for split, n in (("train", train), ("val", val)):
+        (root / "images" / split).mkdir(parents=True)
+        for i in range(n):
+            (root / "images" / split / f"{split}{i:02d}.jpg").write_bytes(b"")
+    return root
+
+
+def test_a_scene_source_spec_names_samples_and_repeats():
+    assert SceneSource.parse("data/det/yolo@1200/150") == SceneSource(Path("data/det/yolo"), 1200, 150, 1)
+    assert SceneSource.parse("data/realdet*4") == SceneSource(Path("data/realdet"), None, None, 4)
+    with pytest.raises(ValueError, match="REPEAT"):
+        SceneSource.parse("data/realdet*0")
+
+
+def test_a_mix_samples_repeats_and_is_the_same_every_time(tmp_path):
+    synth, real = scene_set(tmp_path / "synth", 20, 10), scene_set(tmp_path / "real", 3, 2)
+    sources = [SceneSource(synth, 5, 4), SceneSource(real, repeat=3)]
+    train, val = mix(sources, seed=1)
+    assert len(train) == 5 + 3 * 3 and len(val) == 4 + 2
+    assert len(set(train[:5])) == 5 and train[5:8] * 3 == train[5:]
+    assert (train, val) == mix(sources, seed=1)
+
+
+def test_a_mix_of_a_missing_set_is_a_clear_error(tmp_path, capsys):
+    assert det_data_main(["--out", str(tmp_path / "mix"), str(tmp_path / "nowhere")]) == 2
+    assert "no such folder" in capsys.readouterr().err

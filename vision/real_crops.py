@@ -25,6 +25,7 @@ import argparse
 import re
 import sys
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -163,31 +164,59 @@ def split_of(filename: str, val_every: int) -> str:
     return "val" if val_every > 0 and zlib.crc32(source.encode()) % val_every == 0 else "train"
 
 
-def harvest(photos: Path, out: Path, rec: Recognizer, copies: int, seed: int, val_every: int = 10) -> dict[str, int]:
+@dataclass(frozen=True)
+class UprightPhoto:
+    """A labelled photo the right way round, with its detected indices and who owns each."""
+
+    image: np.ndarray
+    cards: list[tuple[Card, np.ndarray]]
+    found: Detections
+    owners: list[Card | None | bool]
+    """Per detected index: :func:`assign`'s answer."""
+    mirrored: bool
+    decided_by_layout: bool
+
+
+def upright(rec: Recognizer, img: np.ndarray, cards: list[tuple[Card, np.ndarray]]) -> UprightPhoto:
+    """Detect the indices, decide whether the photo was mirrored (flipping it and its boxes
+    back when it was), and assign each index to the labelled card it belongs to."""
+    h, w = img.shape[:2]
+    found = rec.detect_indices(img)
+    owners = [assign(b, cards) for b in found.xyxy]
+    labelled = [(b, c) for b, c in zip(found.xyxy, owners) if isinstance(c, Card)]
+    votes = mirror_votes(cards, labelled)
+    by_layout = abs(votes) > 1
+    mirrored = votes > 1 if by_layout else bool(labelled) and mirrored_better(
+        rec, img, np.stack([b for b, _ in labelled]), [c for _, c in labelled])
+    if mirrored:
+        img = np.ascontiguousarray(img[:, ::-1])
+        cards = [(c, np.array([w - b[2], b[1], w - b[0], b[3]], np.float32)) for c, b in cards]
+        found = rec.detect_indices(img)
+        owners = [assign(b, cards) for b in found.xyxy]
+    return UprightPhoto(img, cards, found, owners, mirrored, by_layout)
+
+
+def labelled_photos(photos: Path):
+    """(image path, image, labelled card boxes) for each readable photo of a set, in name order."""
     names = set_class_names(photos)
-    rng = np.random.default_rng(seed)
-    counts = {"photos": 0, "mirrored": 0, "decided by layout": 0, "decided by classifier": 0,
-              "cards": 0, "none": 0, "ambiguous": 0}
     for img_path in sorted((photos / "images").glob("*.jpg")):
         label = photos / "labels" / f"{img_path.stem}.txt"
         img = cv2.imread(str(img_path))
         if img is None or not label.exists():
             continue
         h, w = img.shape[:2]
-        cards = read_card_boxes(label, (w, h), names)
-        found = rec.detect_indices(img)
-        owners = [assign(b, cards) for b in found.xyxy]
-        labelled = [(b, c) for b, c in zip(found.xyxy, owners) if isinstance(c, Card)]
-        votes = mirror_votes(cards, labelled)
-        mirrored = votes > 1 if abs(votes) > 1 else bool(labelled) and mirrored_better(
-            rec, img, np.stack([b for b, _ in labelled]), [c for _, c in labelled])
-        counts["decided by layout" if abs(votes) > 1 else "decided by classifier"] += 1
-        if mirrored:
-            counts["mirrored"] += 1
-            img = np.ascontiguousarray(img[:, ::-1])
-            cards = [(c, np.array([w - b[2], b[1], w - b[0], b[3]], np.float32)) for c, b in cards]
-            found = rec.detect_indices(img)
-            owners = [assign(b, cards) for b in found.xyxy]
+        yield img_path, img, read_card_boxes(label, (w, h), names)
+
+
+def harvest(photos: Path, out: Path, rec: Recognizer, copies: int, seed: int, val_every: int = 10) -> dict[str, int]:
+    rng = np.random.default_rng(seed)
+    counts = {"photos": 0, "mirrored": 0, "decided by layout": 0, "decided by classifier": 0,
+              "cards": 0, "none": 0, "ambiguous": 0}
+    for img_path, img, cards in labelled_photos(photos):
+        up = upright(rec, img, cards)
+        img, found, owners = up.image, up.found, up.owners
+        counts["decided by layout" if up.decided_by_layout else "decided by classifier"] += 1
+        counts["mirrored"] += up.mirrored
         counts["photos"] += 1
         for k, (box, owner) in enumerate(zip(found.xyxy, owners)):
             if owner is False:
