@@ -25,6 +25,7 @@ import argparse
 import re
 import sys
 import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -196,7 +197,7 @@ def upright(rec: Recognizer, img: np.ndarray, cards: list[tuple[Card, np.ndarray
     return UprightPhoto(img, cards, found, owners, mirrored, by_layout)
 
 
-def labelled_photos(photos: Path):
+def labelled_photos(photos: Path) -> Iterator[tuple[Path, np.ndarray, list[tuple[Card, np.ndarray]]]]:
     """(image path, image, labelled card boxes) for each readable photo of a set, in name order."""
     names = set_class_names(photos)
     for img_path in sorted((photos / "images").glob("*.jpg")):
