@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,7 @@ import cv2
 import numpy as np
 
 from scorer.cards import Card
+from vision.detections import Detections
 from vision.real_crops import UprightPhoto, labelled_photos, split_of, upright
 from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
 
@@ -60,7 +62,7 @@ def _inside(p: np.ndarray, box: np.ndarray) -> bool:
     return bool(box[0] <= p[0] <= box[2] and box[1] <= p[1] <= box[3])
 
 
-def _distinct(found, ks: list[int]) -> list[int]:
+def _distinct(found: Detections, ks: list[int]) -> list[int]:
     """The detections among ``ks`` that are not a second box on the same index (the centre of
     one inside the other: a rank-only box beside the rank+suit one), most confident first."""
     kept: list[int] = []
@@ -71,7 +73,7 @@ def _distinct(found, ks: list[int]) -> list[int]:
     return kept
 
 
-def _other_corners(mine: list[np.ndarray], cbox: np.ndarray, four_corners: bool):
+def _other_corners(mine: list[np.ndarray], cbox: np.ndarray, four_corners: bool) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     """(index box, where its counterpart should be) for a card's other indices.
 
     A card looks the same turned half way round, so each index has a twin mirrored through the
