@@ -24,11 +24,19 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
 
 
 def make_12mp_jpeg(source: Path, out: Path, seed: int = 0) -> Path:
-    """Upscale ``source`` to 4000x3000 (or 3000x4000) and add noise so it encodes like a phone photo."""
+    """Cut ``source`` to 4:3 (or 3:4) about its centre, upscale it to 4000x3000 (3000x4000) and add
+    noise so it encodes like a phone photo. Cut, not stretched: a phone does not squash its cards."""
     img = cv2.imread(str(source))
     if img is None:
         raise ValueError(f"{source} is not an image")
-    size = (4000, 3000) if img.shape[1] >= img.shape[0] else (3000, 4000)
+    h, w = img.shape[:2]
+    size = (4000, 3000) if w >= h else (3000, 4000)
+    if w * size[1] > h * size[0]:  # too wide for the target shape: cut the sides
+        cw = h * size[0] // size[1]
+        img = img[:, (w - cw) // 2:(w - cw) // 2 + cw]
+    else:  # too tall: cut top and bottom
+        ch = w * size[1] // size[0]
+        img = img[(h - ch) // 2:(h - ch) // 2 + ch]
     big = cv2.resize(img, size, interpolation=cv2.INTER_CUBIC)
     noise = np.random.default_rng(seed).normal(0, 4, big.shape)
     big = np.clip(big + noise, 0, 255).astype(np.uint8)
