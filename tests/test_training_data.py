@@ -141,7 +141,7 @@ def test_a_faint_detection_where_the_twin_index_must_be_is_labelled():
 def test_a_photo_with_a_visible_corner_and_no_detection_there_is_left_out():
     up = photo_with([box_around(110, 112)], [0.9])
     labels = index_labels(up, reads([0.9, 0.05, 0.05]), CLASSES)
-    assert labels.problem == "other index of 5H not found"
+    assert labels.problem == "missed twin: other index of 5H not found"
 
 
 def test_a_corner_under_another_card_is_taken_as_covered():
@@ -156,13 +156,13 @@ def test_a_card_with_no_vouched_index_leaves_the_photo_out():
     nine = np.array([250, 250, 350, 400], np.float32)
     up = photo_with([box_around(110, 112), box_around(190, 238)], [0.9, 0.9], cards=((C5, UPRIGHT), (C9, nine)))
     labels = index_labels(up, reads([0.9, 0.05, 0.05], [0.9, 0.05, 0.05]), CLASSES)
-    assert labels.problem == "no index of 9C"
+    assert labels.problem == "unread card: no index of 9C"
 
 
 def test_a_sure_index_misread_at_a_card_corner_leaves_the_photo_out():
     up = photo_with([box_around(110, 112), box_around(190, 238)], [0.9, 0.9])
     labels = index_labels(up, reads([0.9, 0.05, 0.05], [0.02, 0.95, 0.03]), CLASSES)
-    assert labels.problem is not None and "read as" in labels.problem
+    assert labels.problem == "misread: index of 5H read as 9C"
 
 
 def test_real_scenes_refuse_the_validation_set(tmp_path, capsys):

@@ -10,8 +10,7 @@ and a box is only written when the photo vouches for it:
   detector is fairly sure of and the classifier does not rule out;
 * an index in the overlap of two cards' boxes that the classifier reads as one of them;
 * a box found where a card's other index must be: a card is the same turned half way round,
-  so its indices sit mirrored through its centre (the centre of its box); a deck that prints
-  an index in all four corners (``--four-corners``) also mirrors them across the card's axes.
+  so its indices sit mirrored through its centre (the centre of its box).
 
 Everything else the detector fires on (outside the cards, among a card's pips) is left
 unlabelled: the background it must learn to keep quiet on. The labels are never invented,
@@ -20,6 +19,10 @@ detection cannot be placed, or a visible corner has no detection is left out who
 unlabelled index would teach the detector to miss it. A corner under another card's box is
 taken as covered. Mirrored photos are flipped back first, as for the crops.
 
+A deck that prints an index in all four corners (as this one does) has two more per card, but
+where they sit is only known from the card's orientation, which a whole-card box does not give;
+they stay unlabelled where the detector does not already vouch for them.
+
     python -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train --out data/realdet
 """
 
@@ -27,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +40,7 @@ from scorer.cards import Card
 from vision.detections import Detections
 from vision.real_crops import UprightPhoto, labelled_photos, split_of, upright
 from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+from vision.synth.export import yolo_row
 
 SURE = 0.25
 """Detector score above which an index we cannot vouch for makes the photo unusable."""
@@ -52,6 +55,11 @@ class IndexLabels:
     completed: int
     """How many of ``boxes`` were found where a card's other index must be (not vouched by reading)."""
     problem: str | None = None
+    """Why the photo is left out, as ``kind: detail`` (``None``: it is kept)."""
+
+
+def _left_out(kind: str, detail: str) -> IndexLabels:
+    return IndexLabels(np.zeros((0, 4), np.float32), 0, f"{kind}: {detail}")
 
 
 def _centre(b: np.ndarray) -> np.ndarray:
@@ -73,26 +81,7 @@ def _distinct(found: Detections, ks: list[int]) -> list[int]:
     return kept
 
 
-def _other_corners(mine: list[np.ndarray], cbox: np.ndarray, four_corners: bool) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """(index box, where its counterpart should be) for a card's other indices.
-
-    A card looks the same turned half way round, so each index has a twin mirrored through the
-    card's centre. A deck with an index in all four corners also mirrors each across the card's
-    axes; those are only known for a card lying square to the photo (box clearly not square).
-    """
-    c = _centre(cbox)
-    w, h = cbox[2] - cbox[0], cbox[3] - cbox[1]
-    square_to_photo = max(w, h) > 1.25 * min(w, h)
-    for b in mine:
-        p = _centre(b)
-        yield b, 2 * c - p
-        if four_corners and square_to_photo:
-            yield b, np.array([2 * c[0] - p[0], p[1]], np.float32)
-            yield b, np.array([p[0], 2 * c[1] - p[1]], np.float32)
-
-
-def index_labels(up: UprightPhoto, probs: np.ndarray, class_cards: list[Card | None],
-                 four_corners: bool = False) -> IndexLabels:
+def index_labels(up: UprightPhoto, probs: np.ndarray, class_cards: list[Card | None]) -> IndexLabels:
     """Vouch for index boxes in an upright photo (see the module docstring for the rules)."""
     column = {c: i for i, c in enumerate(class_cards) if c is not None}
     found = up.found
@@ -104,13 +93,13 @@ def index_labels(up: UprightPhoto, probs: np.ndarray, class_cards: list[Card | N
             if read == owner or (sure and probs[k, column[owner]] >= 0.1):
                 vouched[k] = owner
             elif sure:
-                return IndexLabels(np.zeros((0, 4), np.float32), 0, f"index of {owner} read as {read}")
+                return _left_out("misread", f"index of {owner} read as {read}")
         elif owner is False and sure:
             holders = [c for c, b in up.cards if _inside(_centre(found.xyxy[k]), b)]
             if read in holders:
                 vouched[k] = read
             else:
-                return IndexLabels(np.zeros((0, 4), np.float32), 0, "an index in no clear place")
+                return _left_out("unplaced", "a sure index in no clear place")
     kept = _distinct(found, list(vouched))
     vouched = {k: vouched[k] for k in kept}
     boxes = [found.xyxy[k] for k in vouched]
@@ -118,10 +107,11 @@ def index_labels(up: UprightPhoto, probs: np.ndarray, class_cards: list[Card | N
     for card, cbox in up.cards:
         mine = [found.xyxy[k] for k, c in vouched.items() if c == card]
         if not mine:
-            return IndexLabels(np.zeros((0, 4), np.float32), 0, f"no index of {card}")
+            return _left_out("unread card", f"no index of {card}")
         size = max(max(b[2] - b[0], b[3] - b[1]) for b in mine)
         centres = [_centre(b) for b in mine]
-        for twin, there in _other_corners(mine, cbox, four_corners):
+        # A card looks the same turned half way round: each index has a twin mirrored through its centre.
+        for there in [2 * _centre(cbox) - c for c in centres]:
             if any(np.linalg.norm(there - c) < 0.6 * size for c in centres):
                 continue
             near = [k for k in range(len(found)) if k not in vouched
@@ -131,35 +121,32 @@ def index_labels(up: UprightPhoto, probs: np.ndarray, class_cards: list[Card | N
             elif not _inside(there, cbox) or any(_inside(there, b) for c, b in up.cards if c != card):
                 continue  # off the card (the photo's perspective), or under another card
             else:
-                return IndexLabels(np.zeros((0, 4), np.float32), 0, f"other index of {card} not found")
+                return _left_out("missed twin", f"other index of {card} not found")
             boxes.append(box)
             centres.append(_centre(box))
             completed += 1
-    h, w = up.image.shape[:2]
-    out = np.clip(np.stack(boxes), 0, [w, h, w, h]).astype(np.float32)
-    return IndexLabels(out, completed)
+    return IndexLabels(np.stack(boxes).astype(np.float32), completed)
 
 
 def write_yolo(image: np.ndarray, boxes: np.ndarray, images_dir: Path, labels_dir: Path, stem: str) -> None:
-    """One YOLO scene: the image as JPEG and its boxes as class-0 ``cx cy w h`` rows, normalised."""
+    """One YOLO scene: the image as JPEG and its boxes as class-0 rows (the synthetic scenes' format)."""
     h, w = image.shape[:2]
     images_dir.mkdir(parents=True, exist_ok=True)
     labels_dir.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(images_dir / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 95])
-    rows = [f"0 {(b[0] + b[2]) / 2 / w:.6f} {(b[1] + b[3]) / 2 / h:.6f} {(b[2] - b[0]) / w:.6f} {(b[3] - b[1]) / h:.6f}"
-            for b in boxes]
-    (labels_dir / f"{stem}.txt").write_text("\n".join(rows) + "\n")
+    rows = [row for b in boxes if (row := yolo_row(0, b, w, h))]
+    (labels_dir / f"{stem}.txt").write_text("".join(f"{r}\n" for r in rows))
 
 
-def build(photos: Path, out: Path, rec: Recognizer, four_corners: bool, val_every: int = 10) -> dict[str, int]:
+def build(photos: Path, out: Path, rec: Recognizer, val_every: int = 10) -> dict[str, int]:
     counts = {"photos": 0, "kept": 0, "indices": 0, "completed": 0}
     problems: dict[str, int] = {}
     for img_path, img, cards in labelled_photos(photos):
         counts["photos"] += 1
         up = upright(rec, img, cards)
-        labels = index_labels(up, rec.classify(up.image, up.found), rec.class_cards, four_corners)
+        labels = index_labels(up, rec.classify(up.image, up.found), rec.class_cards)
         if labels.problem:
-            kind = labels.problem.split(" of ")[0] if " of " in labels.problem else labels.problem
+            kind = labels.problem.split(":")[0]
             problems[kind] = problems.get(kind, 0) + 1
             continue
         split = split_of(img_path.name, val_every)
@@ -180,14 +167,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", required=True, type=Path, help="folder for the YOLO scenes (e.g. data/realdet)")
     p.add_argument("--models", type=Path, default=MODELS_DIR, help="folder with detector/classifier .onnx + .json")
     p.add_argument("--val-every", type=int, default=10, help="one source photo in N goes to val (the crops' split)")
-    p.add_argument("--four-corners", action="store_true",
-                   help="the deck prints its index in all four corners (poker-cards-4-train's does)")
     a = p.parse_args(argv)
     if "poker-cards-4/" in f"{a.photos.resolve()}/":
         print("poker-cards-4 is for validation only; use poker-cards-4-train", file=sys.stderr)
         return 2
     rec = Recognizer(a.models, RecognizerConfig(index_confidence=0.05))
-    counts = build(a.photos, a.out, rec, a.four_corners, a.val_every)
+    counts = build(a.photos, a.out, rec, a.val_every)
     print(", ".join(f"{k} {v}" for k, v in counts.items()))
     return 0
 

@@ -133,13 +133,14 @@ def yolo_lines(label: dict, with_cards: bool = False) -> list[str]:
                 continue
             # Partly hidden indices get the box of what shows, not of the whole glyph group.
             box = idx["box_xyxy"] if idx["visible_fraction"] >= 0.95 else idx["visible_box_xyxy"]
-            rows.append(_yolo_row(0, box, W, H))
+            rows.append(yolo_row(0, box, W, H))
         if with_cards:
-            rows.append(_yolo_row(1, card["box_xyxy"], W, H))
+            rows.append(yolo_row(1, card["box_xyxy"], W, H))
     return [r for r in rows if r]
 
 
-def _yolo_row(cls: int, box, W: int, H: int) -> str | None:
+def yolo_row(cls: int, box, W: int, H: int) -> str | None:
+    """One Ultralytics row for a pixel box, clipped to the image; ``None`` when under a pixel."""
     x0, y0, x1, y1 = max(0.0, box[0]), max(0.0, box[1]), min(float(W), box[2]), min(float(H), box[3])
     if x1 - x0 < 1 or y1 - y0 < 1:
         return None
