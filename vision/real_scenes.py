@@ -39,7 +39,7 @@ import numpy as np
 from scorer.cards import Card
 from vision.detections import Detections
 from vision.real_crops import UprightPhoto, labelled_photos, split_of, upright
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, nested
 from vision.synth.export import yolo_row
 
 SURE = 0.25
@@ -71,12 +71,12 @@ def _inside(p: np.ndarray, box: np.ndarray) -> bool:
 
 
 def _distinct(found: Detections, ks: list[int]) -> list[int]:
-    """The detections among ``ks`` that are not a second box on the same index (the centre of
-    one inside the other: a rank-only box beside the rank+suit one), most confident first."""
+    """The detections among ``ks`` that are not a second box on the same index (:func:`nested`:
+    a rank-only box beside the rank+suit one), most confident first."""
+    nest = nested(found.xyxy)
     kept: list[int] = []
     for k in sorted(ks, key=lambda k: -found.confidence[k]):
-        if not any(_inside(_centre(found.xyxy[k]), found.xyxy[j]) or _inside(_centre(found.xyxy[j]), found.xyxy[k])
-                   for j in kept):
+        if not nest[k, kept].any():
             kept.append(k)
     return kept
 

@@ -99,15 +99,20 @@ def cut_square(img: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
     return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _outread(xyxy: np.ndarray, best: np.ndarray, sure: np.ndarray, is_card: np.ndarray) -> np.ndarray:
-    """Per index: whether a surer reading of a different card sits in the same place (their
-    boxes nest: the centre of one lies inside the other)."""
+def nested(xyxy: np.ndarray) -> np.ndarray:
+    """(N, N): whether boxes i and j nest, the centre of one inside the other: two boxes on one
+    index (one place holds one index), however differently sized."""
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     inside = ((centres[:, None, 0] >= xyxy[None, :, 0]) & (centres[:, None, 0] <= xyxy[None, :, 2])
               & (centres[:, None, 1] >= xyxy[None, :, 1]) & (centres[:, None, 1] <= xyxy[None, :, 3]))
+    return inside | inside.T
+
+
+def _outread(xyxy: np.ndarray, best: np.ndarray, sure: np.ndarray, is_card: np.ndarray) -> np.ndarray:
+    """Per index: whether a surer reading of a different card sits in the same place (:func:`nested`)."""
     n = len(best)
     surer = (sure[None, :] > sure[:, None]) | ((sure[None, :] == sure[:, None]) & (np.arange(n)[None, :] > np.arange(n)[:, None]))
-    rival = (inside | inside.T) & (best[:, None] != best[None, :]) & is_card[None, :] & surer
+    rival = nested(xyxy) & (best[:, None] != best[None, :]) & is_card[None, :] & surer
     return is_card & rival.any(axis=1)
 
 
