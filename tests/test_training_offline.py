@@ -1,4 +1,4 @@
-"""Training, export and inference run with the network off.
+"""Training (from scratch, and on from an exported model), export and inference run with the network off.
 
 A few synthetic scenes (one procedural deck, so no system art is needed), one epoch of
 each model at a tiny image size, ONNX export, then the torch-free runtime on a scene.
@@ -125,11 +125,18 @@ def test_training_export_and_inference_run_with_the_network_off(tiny_set, offlin
            ["--data", str(tiny_set / "cls"), "--imgsz", "32", "--batch", "16",
             "--export-to", str(models / "classifier.onnx"), *common], env, prefix)
 
+    # A fine-tune that starts from an exported model (vision.onnx_init rebuilds a checkpoint from it).
+    _train("vision.train_classifier",
+           ["--data", str(tiny_set / "cls"), "--imgsz", "32", "--batch", "16", "--name", "classifier-ft",
+            "--init", str(models / "classifier.onnx"), "--export-to", str(models / "classifier2.onnx"), *common],
+           env, prefix)
+    assert (tmp_path / "runs" / "classifier-ft-init.pt").exists()
+
     attempts = log.read_text().splitlines() if log.exists() else []
     assert attempts == [], f"training tried to reach the network: {attempts}"
     assert (tmp_path / "runs" / "detector" / "weights" / "last.pt").exists(), "no checkpoint to resume from"
 
-    # The runtime: onnxruntime + OpenCV only, on the exported pair.
+    # The runtime: onnxruntime + OpenCV only, on the exported models (the fine-tuned classifier second).
     detector_meta = json.loads((models / "detector.json").read_text())
     classifier_meta = json.loads((models / "classifier.json").read_text())
     assert detector_meta["imgsz"] == 160 and detector_meta["names"] == ["index"]
@@ -141,3 +148,18 @@ def test_training_export_and_inference_run_with_the_network_off(tiny_set, offlin
     photo = next((tiny_set / "yolo" / "images" / "val").glob("*.jpg"))
     found = Recognizer(models).recognize(photo)
     assert isinstance(found, Detections)  # one epoch on six images: what it finds does not matter here
+
+
+@pytest.mark.parametrize("model", ["classifier.onnx", "detector.onnx"])
+def test_a_shipped_model_rebuilds_into_a_checkpoint_that_computes_the_same(model, tmp_path):
+    from ultralytics import YOLO
+
+    from vision.onnx_init import max_difference, rebuild, save_checkpoint
+
+    onnx_path = PROJECT_ROOT / "models" / model
+    imgsz = json.loads(onnx_path.with_suffix(".json").read_text())["imgsz"]
+    rebuilt = rebuild(onnx_path, n_calib=8)
+    # Scores in [0, 1]; the detector's boxes are pixels of a 480 px input.
+    assert max_difference(onnx_path, rebuilt, imgsz) < (1e-5 if model.startswith("classifier") else 1e-2)
+    reloaded = YOLO(str(save_checkpoint(rebuilt, tmp_path / "init.pt", onnx_path)))
+    assert max_difference(onnx_path, reloaded, imgsz) < (1e-5 if model.startswith("classifier") else 1e-2)

@@ -57,7 +57,8 @@ def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batc
     p.add_argument("--depth", type=float, required=False, help="compound depth multiple")
     p.add_argument("--width", type=float, required=False, help="compound width multiple")
     p.add_argument("--resume", action="store_true", help="continue the run's last.pt checkpoint")
-    p.add_argument("--init", default=None, help="start from this checkpoint's weights (our own .pt) to fine-tune")
+    p.add_argument("--init", default=None,
+                   help="fine-tune from these weights: our own .pt checkpoint, or a shipped .onnx (rebuilt, vision.onnx_init)")
     p.add_argument("--fraction", type=float, default=1.0, help="use this fraction of the training set")
     p.add_argument("--export-to", default=None, help="ONNX path to write when done (default under models/)")
     p.add_argument("--no-export", action="store_true", help="train only")
@@ -71,7 +72,8 @@ def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batc
 
 
 def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | None = None, **train_args) -> Path:
-    """Train from scratch (or from ``init``, a checkpoint of ours), or resume ``run_dir/weights/last.pt``.
+    """Train from scratch (or from ``init``, a checkpoint of ours or a shipped ONNX model), or resume
+    ``run_dir/weights/last.pt``.
 
     Returns the best checkpoint. ``init`` must be a local file: nothing is ever downloaded.
     """
@@ -87,6 +89,13 @@ def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | N
             print(f"no checkpoint at {last}; starting a new run")
         if init and not Path(init).is_file():
             raise FileNotFoundError(f"--init {init}: no such checkpoint")
+        if init and Path(init).suffix == ".onnx":  # a shipped model: rebuild a checkpoint from it
+            from vision.onnx_init import rebuild, save_checkpoint, training_images
+
+            rebuilt = run_dir.parent / f"{run_dir.name}-init.pt"
+            save_checkpoint(rebuild(Path(init), training_images(train_args["data"]), train_args.get("seed", 0)),
+                            rebuilt, Path(init))
+            init = str(rebuilt)
         # Ultralytics keeps a loaded checkpoint's weights only when pretrained is true.
         model = YOLO(str(init or model_yaml))
         model.train(project=str(run_dir.parent), name=run_dir.name, exist_ok=True,
