@@ -68,6 +68,8 @@ def _calibration_batch(files: list[Path], imgsz: int, n: int, seed: int) -> np.n
     recognizer feeds the model; random noise when there are no files."""
     import cv2
 
+    from vision.recognizer import _letterbox, _to_tensor
+
     rng = np.random.default_rng(seed)
     if not files:
         return rng.random((n, 3, imgsz, imgsz), dtype=np.float32)
@@ -76,14 +78,8 @@ def _calibration_batch(files: list[Path], imgsz: int, n: int, seed: int) -> np.n
         img = cv2.imread(str(files[i]))
         if img is None:
             raise ValueError(f"{files[i]}: not an image")
-        h, w = img.shape[:2]
-        r = imgsz / max(h, w)
-        img = cv2.resize(img, (max(1, round(w * r)), max(1, round(h * r))), interpolation=cv2.INTER_AREA)
-        canvas = np.full((imgsz, imgsz, 3), 114, np.uint8)
-        top, left = (imgsz - img.shape[0]) // 2, (imgsz - img.shape[1]) // 2
-        canvas[top : top + img.shape[0], left : left + img.shape[1]] = img
-        batch.append(canvas[..., ::-1].transpose(2, 0, 1))
-    return np.stack(batch).astype(np.float32) / 255.0
+        batch.append(_to_tensor(_letterbox(img, imgsz)[0]))
+    return np.concatenate(batch)
 
 
 def rebuild(onnx_path: Path, calib: list[Path] | None = None, seed: int = 0, n_calib: int = CALIB_IMAGES):

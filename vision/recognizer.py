@@ -65,13 +65,21 @@ def _session(path: Path):
     return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
 
 
-def _letterbox(img: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
+DETECTOR_STRIDE = 32
+"""The detector's largest stride: its input sides must be multiples of it."""
+
+
+def _letterbox(img: np.ndarray, size: int, stride: int | None = None) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """``img`` scaled to ``size`` on its long side and padded grey: to a square, or with ``stride``
+    only to the next multiple of it (a 4:3 photo at 480 -> 480x384, not 480x480: a fifth less
+    work for the detector, whose ONNX takes any size; the tuning sets read the same)."""
     h, w = img.shape[:2]
     r = size / max(h, w)
     nw, nh = round(w * r), round(h * r)
     resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
-    canvas = np.full((size, size, 3), 114, np.uint8)
-    top, left = (size - nh) // 2, (size - nw) // 2
+    cw, ch = (-(-nw // stride) * stride, -(-nh // stride) * stride) if stride else (size, size)
+    canvas = np.full((ch, cw, 3), 114, np.uint8)
+    top, left = (ch - nh) // 2, (cw - nw) // 2
     canvas[top : top + nh, left : left + nw] = resized
     return canvas, r, (left, top)
 
@@ -203,7 +211,7 @@ class Recognizer:
     # -- stages ---------------------------------------------------------------------------------
     def detect_indices(self, img: np.ndarray) -> Detections:
         """Corner-index boxes in ``img`` pixels (cards not read yet)."""
-        canvas, r, (left, top) = _letterbox(img, self.det_size)
+        canvas, r, (left, top) = _letterbox(img, self.det_size, DETECTOR_STRIDE)
         out = self.detector.run(None, {self.detector.get_inputs()[0].name: _to_tensor(canvas)})[0][0]
         boxes_cxcywh, scores = out[:4].T, out[4:].max(axis=0)
         keep = scores >= self.config.index_confidence
