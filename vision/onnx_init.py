@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.evaluate import IMAGE_SUFFIXES
 from vision.offline import prepare_offline
 
 ARCHITECTURES = {"classify": "yolo11-cls.yaml", "detect": "yolo11.yaml"}
@@ -43,8 +44,6 @@ def _onnx_weights(path: Path) -> dict[str, np.ndarray]:
 
     return {t.name: numpy_helper.to_array(t).copy() for t in onnx.load(str(path)).graph.initializer}
 
-
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png"}
 
 
 def training_images(data: str | Path) -> list[Path]:
