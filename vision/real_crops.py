@@ -34,7 +34,7 @@ import numpy as np
 
 from scorer.cards import Card
 from vision.detections import Detections
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, cut_square, square_crop_box
+from vision.recognizer import HARVEST_SETTINGS, MODELS_DIR, Recognizer, RecognizerConfig, cut_square, square_crop_box
 
 NONE_CLASS = "none"
 _CLASS_ROW = re.compile(r"^\s*(\d+) '[^']+'\s+(\S+)(?:\s+(\d+) '[^']+'\s+(\S+))?\s*$")
@@ -259,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     if "poker-cards-4/" in f"{a.photos.resolve()}/":
         print("poker-cards-4 is for validation only; use poker-cards-4-train", file=sys.stderr)
         return 2
-    rec = Recognizer(a.models, RecognizerConfig(index_confidence=a.index_confidence))
+    rec = Recognizer(a.models, RecognizerConfig(index_confidence=a.index_confidence, **HARVEST_SETTINGS))
     counts = harvest(a.photos, a.out, rec, a.copies, a.seed, a.val_every)
     print(", ".join(f"{k} {v}" for k, v in counts.items()))
     return 0

@@ -39,7 +39,7 @@ import numpy as np
 from scorer.cards import Card
 from vision.detections import Detections
 from vision.real_crops import UprightPhoto, labelled_photos, split_of, upright
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, nested
+from vision.recognizer import HARVEST_SETTINGS, MODELS_DIR, Recognizer, RecognizerConfig, nested
 from vision.synth.export import yolo_row
 
 SURE = 0.25
@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     if "poker-cards-4/" in f"{a.photos.resolve()}/":
         print("poker-cards-4 is for validation only; use poker-cards-4-train", file=sys.stderr)
         return 2
-    rec = Recognizer(a.models, RecognizerConfig(index_confidence=0.05))
+    rec = Recognizer(a.models, RecognizerConfig(index_confidence=0.05, **HARVEST_SETTINGS))
     counts = build(a.photos, a.out, rec, a.val_every)
     print(", ".join(f"{k} {v}" for k, v in counts.items()))
     return 0

@@ -49,6 +49,8 @@ class RecognizerConfig:
     averaged: on real photos two margins cut false cards by a third at no loss; the tight 0.1
     takes in less of a neighbouring index than 0.3 did (tuning sets: more cards and photos fully
     right, fewer false cards; models/README.md)."""
+    square_input: bool = False
+    """Pad the detector's input to a square instead of to the next multiple of its stride."""
     second_opinion_below: float = 0.97
     """An index whose first-classifier reading is below this also goes to the second classifier
     (when there is one), and the readings are averaged. On the tuning sets asking only below 0.97
@@ -179,6 +181,12 @@ CLASSIFIER_FILES = ("classifier.onnx", "classifier2.onnx")
 first is unsure of (:attr:`RecognizerConfig.second_opinion_below`): their readings are averaged."""
 
 
+HARVEST_SETTINGS = {"crop_margins": (0.2, 0.3), "square_input": True}
+"""How the recognizer read photos when ``scripts/retrain.sh`` harvested the real crops and scenes
+the shipped models trained on: the harvesters keep these, so a retrain labels the same photos the
+same way whatever the runtime's own settings have become since."""
+
+
 @dataclass(frozen=True)
 class Classifier:
     """One ONNX classifier and its input size (from the ``.json`` sidecar)."""
@@ -213,7 +221,7 @@ class Recognizer:
     # -- stages ---------------------------------------------------------------------------------
     def detect_indices(self, img: np.ndarray) -> Detections:
         """Corner-index boxes in ``img`` pixels (cards not read yet)."""
-        canvas, r, (left, top) = _letterbox(img, self.det_size, DETECTOR_STRIDE)
+        canvas, r, (left, top) = _letterbox(img, self.det_size, None if self.config.square_input else DETECTOR_STRIDE)
         out = self.detector.run(None, {self.detector.get_inputs()[0].name: _to_tensor(canvas)})[0][0]
         boxes_cxcywh, scores = out[:4].T, out[4:].max(axis=0)
         keep = scores >= self.config.index_confidence
