@@ -45,7 +45,6 @@ def _onnx_weights(path: Path) -> dict[str, np.ndarray]:
     return {t.name: numpy_helper.to_array(t).copy() for t in onnx.load(str(path)).graph.initializer}
 
 
-
 def training_images(data: str | Path) -> list[Path]:
     """The training images a dataset names: a classify folder's ``train/`` (any depth), or the
     ``train`` entry of a detect ``data.yaml`` (a folder of images or a ``.txt`` list of them)."""
@@ -63,8 +62,8 @@ def training_images(data: str | Path) -> list[Path]:
 
 
 def _calibration_batch(files: list[Path], imgsz: int, n: int, seed: int) -> np.ndarray:
-    """(n, 3, imgsz, imgsz) float RGB in [0, 1]: up to ``n`` of ``files``, letterboxed the way the
-    recognizer feeds the model; random noise when there are no files."""
+    """(n, 3, imgsz, imgsz) float RGB in [0, 1]: up to ``n`` of ``files``, letterboxed to a square (as
+    Ultralytics trains; one shape, so they stack into one batch); random noise when there are no files."""
     import cv2
 
     from vision.recognizer import _letterbox, _to_tensor
