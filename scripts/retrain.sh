@@ -34,7 +34,8 @@ step() { echo; echo "== $*"; }
 # Steps 1-6 (and data/hires2 in step 8) rendered their scenes before the ten font-suit decks of
 # step 8 were added: naming the 39 decks there were then renders the same scenes, byte for byte.
 NEW_DECKS=proc-opensans,proc-lato,proc-garamond,proc-caladea,proc-biolinum,proc-oldstandard,proc-opensans-cond,proc-nimbus-side,proc-lato-light,proc-urw-gothic
-OLD_DECKS=$($PY -c "import sys; from vision.synth.decks import all_decks; new = sys.argv[1].split(','); print(','.join(d.name for d in all_decks() if d.name not in new))" "$NEW_DECKS")
+# The randomized decks (proc-rand-*) came later still, in step 12.
+OLD_DECKS=$($PY -c "import sys; from vision.synth.decks import all_decks; new = sys.argv[1].split(','); print(','.join(d.name for d in all_decks() if d.name not in new and not d.name.startswith('proc-rand-')))" "$NEW_DECKS")
 
 step "1. synthetic scenes"
 [ -f data/det/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det --n 4000 --seed 11 --size 640 --decks "$OLD_DECKS"

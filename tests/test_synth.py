@@ -90,7 +90,15 @@ def test_at_least_twenty_french_designs():
     assert len(deckmod.all_decks()) >= 20
 
 
-@pytest.mark.parametrize("deck", [TRAIN_DECK, "proc-opensans"])
+def _random_deck(kind: str) -> str:
+    """The first randomized deck whose suits are ``drawn`` or from a ``font``."""
+    from vision.synth.procedural import RANDOM_DECKS
+
+    key = "suit_shape" if kind == "drawn" else "suit_font"
+    return next(d.name for d in RANDOM_DECKS if key in d.params)
+
+
+@pytest.mark.parametrize("deck", [TRAIN_DECK, "proc-opensans", _random_deck("drawn"), _random_deck("font")])
 def test_procedural_deck_index_boxes_hold_ink_on_paper(deck):
     art = deckmod.load_deck(deck)
     faces = art.faces[max(art.faces)]
@@ -118,6 +126,42 @@ def test_a_suit_font_deck_draws_that_fonts_club_and_spade():
     size = (32, 32)
     a, b = (cv2.resize(m, size).astype(float) / 255 for m in (club, spade))
     assert np.abs(a - b).mean() > 0.08, "club and spade glyphs should differ"
+
+
+def test_randomized_decks_are_the_same_on_every_machine_and_train_only():
+    from vision.synth.procedural import RANDOM_DECKS, RANK_FONTS, random_deck_params
+
+    names = [d.name for d in RANDOM_DECKS]
+    assert len(set(names)) == len(names) >= 100
+    again = random_deck_params(np.random.default_rng([20261124, 7]))
+    assert RANDOM_DECKS[7].params == again  # drawn from a fixed seed, not from what is installed
+    assert not set(names) & set(deckmod.HELD_OUT_DECKS)
+    assert set(names) <= set(deckmod.deck_names("train"))
+    assert not set(names) & set(deckmod.deck_names("test"))
+    slab = deckmod.get_deck_spec(HELD_OUT_PROC).params["font"]
+    assert slab not in RANK_FONTS  # no randomized deck copies the held-out procedural face
+
+
+def test_every_drawn_suit_shape_keeps_club_and_spade_apart():
+    from PIL import Image
+
+    from scorer.cards import Suit
+    from vision.synth.procedural import draw_suit, random_suit_shape
+
+    def mask(suit, shape):
+        img = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
+        draw_suit(img, suit, 32, 32, 56, (0, 0, 0, 255), shape=shape)
+        return np.asarray(img)[:, :, 3].astype(float) / 255
+
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        shape = random_suit_shape(rng)
+        club, spade = mask(Suit.CLUBS, shape), mask(Suit.SPADES, shape)
+        assert club.sum() > 200 and spade.sum() > 200
+        assert np.abs(club - spade).mean() > 0.05, shape
+        # A spade comes to a point at the top; a club's top lobe is round.
+        top_rows = lambda m: m[: 20].sum(axis=1)  # noqa: E731
+        assert top_rows(club)[top_rows(club) > 0][:4].mean() > top_rows(spade)[top_rows(spade) > 0][:4].mean()
 
 
 @pytest.mark.skipif(not deckmod.GNOME_DIR.exists(), reason="gnome-cards-data is not installed")

@@ -143,9 +143,9 @@ EVAL_ONLY_SOURCES: tuple[str, ...] = ("@younestouati/playing-cards-standard-deck
 
 def all_decks() -> list[DeckSpec]:
     """Every registered deck whose art is installed (procedural ones always are)."""
-    from vision.synth.procedural import PROCEDURAL_DECKS
+    from vision.synth.procedural import PROCEDURAL_DECKS, RANDOM_DECKS
 
-    return [d for d in (*SVG_DECKS, *PROCEDURAL_DECKS) if d.available]
+    return [d for d in (*SVG_DECKS, *PROCEDURAL_DECKS, *RANDOM_DECKS) if d.available]
 
 
 def deck_names(split: str) -> list[str]:
