@@ -4,7 +4,7 @@
 # interrupted mid-way continues from runs/<name>/weights/last.pt.
 #
 #   bash scripts/setup.sh --train      # once: torch + ultralytics in .venv
-#   bash scripts/retrain.sh            # about 9 h on two CPU cores
+#   bash scripts/retrain.sh            # about 11 h on two CPU cores
 #
 # Steps (models/README.md says why each is there):
 #   1. synthetic scenes: 4000 at 640 px for the detector, 1200 phone-size ones for sharp crops
@@ -22,7 +22,9 @@
 #   9. the detector fine-tuned from its best weights, 6 more epochs at a fresh learning rate
 #  10. real photos as detector scenes: index boxes the step-9 models find and the whole-card labels
 #      vouch for; the detector fine-tuned 5 epochs on them (x4) with renders of old and new decks
-#  11. exported to ONNX in models/
+#  11. 160 randomized procedural decks (rank fonts, suit fonts, drawn suits, chunky clubs): the
+#      second classifier fine-tuned on their scenes, 3 + 2 epochs; it becomes the first of three
+#  12. exported to ONNX in models/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -34,7 +36,7 @@ step() { echo; echo "== $*"; }
 # Steps 1-6 (and data/hires2 in step 8) rendered their scenes before the ten font-suit decks of
 # step 8 were added: naming the 39 decks there were then renders the same scenes, byte for byte.
 NEW_DECKS=proc-opensans,proc-lato,proc-garamond,proc-caladea,proc-biolinum,proc-oldstandard,proc-opensans-cond,proc-nimbus-side,proc-lato-light,proc-urw-gothic
-# The randomized decks (proc-rand-*) came later still, in step 12.
+# The randomized decks (proc-rand-*) came later still, in step 11.
 OLD_DECKS=$($PY -c "import sys; from vision.synth.decks import all_decks; new = sys.argv[1].split(','); print(','.join(d.name for d in all_decks() if d.name not in new and not d.name.startswith('proc-rand-')))" "$NEW_DECKS")
 
 step "1. synthetic scenes"
@@ -111,12 +113,47 @@ $PY -m vision.det_data --out data/detmix data/det/yolo@1200/150 data/det2/yolo@1
     --epochs 5 --imgsz 480 --lr0 0.001 --warmup-epochs 0.3 --name det480mix --resume \
     --init runs/det480ft/weights/best.pt --export-to runs/export/detector-mix.onnx
 
-step "11. ship"
+step "11. randomized decks: a 96 px classifier fine-tuned on 160 generated designs"
+# Real crops harvested again with the step-11 models, as shipped before this step.
+mkdir -p runs/round3
+cp runs/export/detector-mix.onnx runs/round3/detector.onnx
+cp runs/export/detector-mix.json runs/round3/detector.json
+cp runs/export/classifier-96.onnx runs/round3/classifier.onnx
+cp runs/export/classifier-96.json runs/round3/classifier.json
+cp runs/export/classifier-96mix.onnx runs/round3/classifier2.onnx
+cp runs/export/classifier-96mix.json runs/round3/classifier2.json
+RAND_DECKS=$($PY -c "from vision.synth.procedural import RANDOM_DECKS; print(','.join(d.name for d in RANDOM_DECKS if 'chunky' not in d.name))")
+CHUNKY_DECKS=$($PY -c "from vision.synth.procedural import RANDOM_DECKS; print(','.join(d.name for d in RANDOM_DECKS if 'chunky' in d.name))")
+ALL_TRAIN_DECKS=$($PY -c "from vision.synth.decks import deck_names; print(','.join(n for n in deck_names('train') if not n.startswith('proc-rand-')))")
+[ -d data/rp/cls/train ] || .venv/bin/cribcount synth --out data/rp --n 2400 --seed 301 --split train --size 800:2200 --decks "$RAND_DECKS"
+[ -d data/rp2/cls/train ] || .venv/bin/cribcount synth --out data/rp2 --n 2400 --seed 304 --split train --size 800:2200 --decks "$RAND_DECKS"
+[ -d data/rpv/cls/val ] || .venv/bin/cribcount synth --out data/rpv --n 200 --seed 303 --split val --size 800:2200 --decks "$RAND_DECKS"
+[ -d data/old/cls/train ] || .venv/bin/cribcount synth --out data/old --n 1000 --seed 302 --split train --size 800:2200 --decks "$ALL_TRAIN_DECKS"
+[ -d data/realcls3/train ] || $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls3 \
+    --models runs/round3 --copies 2 --index-confidence 0.1
+mkdir -p data/rpv/cls/train  # a val-only crop set
+$PY -m vision.cls_data --out data/clsrp rp=data/rp/cls rp2=data/rp2/cls rpv=data/rpv/cls old=data/old/cls real=data/realcls3:2
+[ -f runs/export/classifier-rand.onnx ] || $PY -m vision.train_classifier --data data/clsrp \
+    --epochs 3 --imgsz 96 --batch 128 --lr0 0.0008 --warmup-epochs 0.3 --seed 1 --name cls96rand2 --resume \
+    --init runs/export/classifier-96mix.onnx --export-to runs/export/classifier-rand.onnx
+# then the chunky-club designs, 2 more epochs: models/classifier.onnx
+[ -d data/rp3/cls/train ] || .venv/bin/cribcount synth --out data/rp3 --n 1600 --seed 305 --split train --size 800:2200 --decks "$CHUNKY_DECKS"
+[ -d data/rp3v/cls/val ] || .venv/bin/cribcount synth --out data/rp3v --n 100 --seed 306 --split val --size 800:2200 --decks "$CHUNKY_DECKS"
+mkdir -p data/rp3v/cls/train
+$PY -m vision.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=data/rp/cls rpv=data/rpv/cls \
+    old=data/old/cls real=data/realcls3:2
+[ -f runs/export/classifier-chunky.onnx ] || $PY -m vision.train_classifier --data data/clsrp3 \
+    --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 2 --name cls96chunky --resume \
+    --init runs/cls96rand2/weights/best.pt --export-to runs/export/classifier-chunky.onnx
+
+step "12. ship"
 cp runs/export/detector-mix.onnx models/detector.onnx
 cp runs/export/detector-mix.json models/detector.json
-cp runs/export/classifier-96.onnx models/classifier.onnx
-cp runs/export/classifier-96.json models/classifier.json
-cp runs/export/classifier-96mix.onnx models/classifier2.onnx
-cp runs/export/classifier-96mix.json models/classifier2.json
+cp runs/export/classifier-chunky.onnx models/classifier.onnx
+cp runs/export/classifier-chunky.json models/classifier.json
+cp runs/export/classifier-96.onnx models/classifier2.onnx
+cp runs/export/classifier-96.json models/classifier2.json
+cp runs/export/classifier-96mix.onnx models/classifier3.onnx
+cp runs/export/classifier-96mix.json models/classifier3.json
 ls -l models/
 echo "now: .venv/bin/cribcount eval ../shared/photos/poker-cards-4 --synth 200"

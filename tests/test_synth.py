@@ -137,6 +137,8 @@ def test_randomized_decks_are_the_same_on_every_machine_and_train_only():
     assert RANDOM_DECKS[7].params == again  # drawn from a fixed seed, not from what is installed
     assert not set(names) & set(deckmod.HELD_OUT_DECKS)
     assert set(names) <= set(deckmod.deck_names("train"))
+    chunky = [d for d in RANDOM_DECKS if "chunky" in d.name]
+    assert chunky and all("suit_shape" in d.params for d in chunky)
     assert not set(names) & set(deckmod.deck_names("test"))
     slab = deckmod.get_deck_spec(HELD_OUT_PROC).params["font"]
     assert slab not in RANK_FONTS  # no randomized deck copies the held-out procedural face
@@ -154,11 +156,11 @@ def test_every_drawn_suit_shape_keeps_club_and_spade_apart():
         return np.asarray(img)[:, :, 3].astype(float) / 255
 
     rng = np.random.default_rng(5)
-    for _ in range(20):
-        shape = random_suit_shape(rng)
+    for k in range(30):
+        shape = random_suit_shape(rng, fused=k % 3 == 0)
         club, spade = mask(Suit.CLUBS, shape), mask(Suit.SPADES, shape)
         assert club.sum() > 200 and spade.sum() > 200
-        assert np.abs(club - spade).mean() > 0.05, shape
+        assert np.abs(club - spade).mean() > 0.015, shape
         # A spade comes to a point at the top; a club's top lobe is round.
         top_rows = lambda m: m[: 20].sum(axis=1)  # noqa: E731
         assert top_rows(club)[top_rows(club) > 0][:4].mean() > top_rows(spade)[top_rows(spade) > 0][:4].mean()

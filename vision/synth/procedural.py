@@ -109,13 +109,14 @@ SUIT_FONTS = (
 )
 
 
-def random_deck_params(rng: np.random.Generator) -> dict:
+def random_deck_params(rng: np.random.Generator, chunky: bool = False) -> dict:
     """One randomized deck design: a rank face, suits from a font or drawn with a random
     :func:`random_suit_shape`, corner layout and proportions, inks and paper.
 
     The fixed decks gave the classifier a few dozen designs to learn, and it learned them:
     held-out decks read 10 points worse. Many designs, each seen less, leave it only what
-    all of them share, the rank and suit shapes.
+    all of them share, the rank and suit shapes. ``chunky``: suits always drawn, with fused
+    "jumbo" clubs (:func:`random_suit_shape`).
     """
     u = rng.uniform
     layout = str(rng.choice(["stack", "stack", "stack", "stack", "stack", "side"]))
@@ -126,10 +127,10 @@ def random_deck_params(rng: np.random.Generator) -> dict:
                "radius": float(u(0.03, 0.09)), "margin": float(u(0.03, 0.07)),
                "border": str(rng.choice(["none", "none", "line", "double"] if layout == "stack" else ["none"])),
                "paper": tuple(int(v) for v in 255 - rng.integers(0, 16, 3))}
-    if rng.random() < 0.45:
+    if rng.random() < 0.45 and not chunky:
         p["suit_font"] = str(rng.choice(SUIT_FONTS))
     else:
-        p["suit_shape"] = random_suit_shape(rng)
+        p["suit_shape"] = random_suit_shape(rng, fused=chunky)
     if rng.random() < 0.12:
         p["four_colour"] = True
     else:
@@ -247,7 +248,7 @@ def draw_suit(image: Image.Image, suit: Suit, cx: float, cy: float, size: float,
     return cx - 0.92 * sx, cy - s, cx + 0.92 * sx, cy + s
 
 
-def random_suit_shape(rng: np.random.Generator) -> dict:
+def random_suit_shape(rng: np.random.Generator, fused: bool = False) -> dict:
     """Drawing parameters for one deck's suits, drawn from the range real decks span.
 
     Held-out decks were misread where their suits left the one drawn family: a club whose
@@ -258,13 +259,22 @@ def random_suit_shape(rng: np.random.Generator) -> dict:
     """
     r = float(rng.uniform(0.3, 0.42))  # club lobe radius; lobes touch or overlap (a real club is one shape)
     side = float(rng.uniform(-0.1, 0.08))
+    spread, rise = rng.uniform(1.15, 1.6), rng.uniform(1.2, 1.6)
+    foot, neck = rng.uniform(0.1, 0.38), rng.uniform(0.02, 0.1)
+    if fused:
+        # Chunky "jumbo" clubs (plastic and casino decks): big lobes merged into one round head
+        # with shallow notches, on a short, wide foot, the outline nearest a spade's.
+        r = float(rng.uniform(0.36, 0.46))
+        side = float(rng.uniform(-0.05, 0.12))
+        spread, rise = rng.uniform(0.75, 1.15), rng.uniform(0.9, 1.3)
+        foot, neck = rng.uniform(0.2, 0.4), rng.uniform(0.05, 0.14)
     return {
         "club_r": r,
-        "club_spread": r * float(rng.uniform(1.15, 1.6)),  # side lobes' distance from the axis
-        "club_top": max(-1 + r, side - r * float(rng.uniform(1.2, 1.6))),  # top lobe's centre
+        "club_spread": r * float(spread),  # side lobes' distance from the axis
+        "club_top": max(-1 + r, side - r * float(rise)),  # top lobe's centre
         "club_side_y": side,
-        "stem_w": float(rng.uniform(0.1, 0.38)),  # half-width of the foot
-        "stem_neck": float(rng.uniform(0.02, 0.1)),  # half-width where the stem meets the head
+        "stem_w": float(foot),  # half-width of the foot
+        "stem_neck": float(neck),  # half-width where the stem meets the head
         "stem_curve": float(rng.uniform(0.0, 1.0)),  # 0: straight flare, 1: concave (trumpet) flare
         "spade_w": float(rng.uniform(0.85, 1.08)),
         "spade_h": float(rng.uniform(0.7, 0.84)),  # body's share of the height, the stem the rest
@@ -503,6 +513,10 @@ def draw_back(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
 
 
 RANDOM_DECK_COUNT = 120
-RANDOM_DECKS: tuple[DeckSpec, ...] = tuple(
-    _deck(f"rand-{i:03d}", **random_deck_params(np.random.default_rng([20261124, i])))
-    for i in range(RANDOM_DECK_COUNT))
+RANDOM_DECKS: tuple[DeckSpec, ...] = (
+    *(_deck(f"rand-{i:03d}", **random_deck_params(np.random.default_rng([20261124, i])))
+      for i in range(RANDOM_DECK_COUNT)),
+    # Chunky-club designs, added after the first 120 (which they leave as they were).
+    *(_deck(f"rand-chunky-{i:03d}", **random_deck_params(np.random.default_rng([20261124, 1000 + i]), chunky=True))
+      for i in range(40)),
+)
