@@ -33,6 +33,20 @@ mkdir -p data/logs runs/export
 
 step() { echo; echo "== $*"; }
 
+# models_dir DIR DETECTOR CLASSIFIER [CLASSIFIER2]: a models folder for the harvesters, from the
+# exports in runs/export (each .onnx with its .json sidecar).
+models_dir() {
+    local dir=$1 target
+    shift
+    mkdir -p "$dir"
+    for target in detector classifier classifier2; do
+        [ $# -gt 0 ] || break
+        cp "runs/export/$1.onnx" "$dir/$target.onnx"
+        cp "runs/export/$1.json" "$dir/$target.json"
+        shift
+    done
+}
+
 # Steps 1-6 (and data/hires2 in step 8) rendered their scenes before the ten font-suit decks of
 # step 8 were added: naming the 39 decks there were then renders the same scenes, byte for byte.
 NEW_DECKS=proc-opensans,proc-lato,proc-garamond,proc-caladea,proc-biolinum,proc-oldstandard,proc-opensans-cond,proc-nimbus-side,proc-lato-light,proc-urw-gothic
@@ -65,10 +79,7 @@ step "5. classifier fine-tuned on synthetic + real crops"
     --init runs/cls64/weights/best.pt --export-to runs/export/classifier-ft.onnx
 
 step "6. real crops with the round-1 models, second fine-tune"
-mkdir -p runs/round1
-cp runs/export/detector.onnx runs/export/detector.json runs/round1/
-cp runs/export/classifier-ft.onnx runs/round1/classifier.onnx
-cp runs/export/classifier-ft.json runs/round1/classifier.json
+models_dir runs/round1 detector classifier-ft
 if [ ! -d data/realcls2/train ]; then
     $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls2 \
         --models runs/round1 --copies 2 --index-confidence 0.1
@@ -99,13 +110,7 @@ step "9. detector fine-tune"
     --init runs/det480/weights/best.pt --export-to runs/export/detector-ft.onnx
 
 step "10. real photos as detector scenes, detector fine-tuned on a mix"
-mkdir -p runs/round2
-cp runs/export/detector-ft.onnx runs/round2/detector.onnx
-cp runs/export/detector-ft.json runs/round2/detector.json
-cp runs/export/classifier-96.onnx runs/round2/classifier.onnx
-cp runs/export/classifier-96.json runs/round2/classifier.json
-cp runs/export/classifier-96mix.onnx runs/round2/classifier2.onnx
-cp runs/export/classifier-96mix.json runs/round2/classifier2.json
+models_dir runs/round2 detector-ft classifier-96 classifier-96mix
 [ -d data/realdet/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
     --out data/realdet --models runs/round2
 $PY -m vision.det_data --out data/detmix data/det/yolo@1200/150 data/det2/yolo@1200/100 'data/realdet*4'
@@ -114,14 +119,8 @@ $PY -m vision.det_data --out data/detmix data/det/yolo@1200/150 data/det2/yolo@1
     --init runs/det480ft/weights/best.pt --export-to runs/export/detector-mix.onnx
 
 step "11. randomized decks: a 96 px classifier fine-tuned on 160 generated designs"
-# Real crops harvested again with the step-11 models, as shipped before this step.
-mkdir -p runs/round3
-cp runs/export/detector-mix.onnx runs/round3/detector.onnx
-cp runs/export/detector-mix.json runs/round3/detector.json
-cp runs/export/classifier-96.onnx runs/round3/classifier.onnx
-cp runs/export/classifier-96.json runs/round3/classifier.json
-cp runs/export/classifier-96mix.onnx runs/round3/classifier2.onnx
-cp runs/export/classifier-96mix.json runs/round3/classifier2.json
+# Real crops harvested again with the models as shipped before this step.
+models_dir runs/round3 detector-mix classifier-96 classifier-96mix
 RAND_DECKS=$($PY -c "from vision.synth.procedural import RANDOM_DECKS; print(','.join(d.name for d in RANDOM_DECKS if 'chunky' not in d.name))")
 CHUNKY_DECKS=$($PY -c "from vision.synth.procedural import RANDOM_DECKS; print(','.join(d.name for d in RANDOM_DECKS if 'chunky' in d.name))")
 ALL_TRAIN_DECKS=$($PY -c "from vision.synth.decks import deck_names; print(','.join(n for n in deck_names('train') if not n.startswith('proc-rand-')))")
