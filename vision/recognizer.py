@@ -189,7 +189,7 @@ is unsure of (:attr:`RecognizerConfig.second_opinion_below`): their readings are
 first is the one trained on the most deck designs (models/README.md)."""
 
 
-HARVEST_SETTINGS = {"crop_margins": (0.2, 0.3), "square_input": True}
+HARVEST_SETTINGS = {"crop_margins": (0.2, 0.3), "square_input": True, "second_opinion_below": 0.97}
 """How the recognizer read photos when ``scripts/retrain.sh`` harvested the real crops and scenes
 the shipped models trained on: the harvesters keep these, so a retrain labels the same photos the
 same way whatever the runtime's own settings have become since."""
