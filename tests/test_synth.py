@@ -137,9 +137,9 @@ def test_randomized_decks_are_the_same_on_every_machine_and_train_only():
     assert RANDOM_DECKS[7].params == again  # drawn from a fixed seed, not from what is installed
     assert not set(names) & set(deckmod.HELD_OUT_DECKS)
     assert set(names) <= set(deckmod.deck_names("train"))
+    assert not set(names) & set(deckmod.deck_names("test"))
     chunky = [d for d in RANDOM_DECKS if "chunky" in d.name]
     assert chunky and all("suit_shape" in d.params for d in chunky)
-    assert not set(names) & set(deckmod.deck_names("test"))
     slab = deckmod.get_deck_spec(HELD_OUT_PROC).params["font"]
     assert slab not in RANK_FONTS  # no randomized deck copies the held-out procedural face
 

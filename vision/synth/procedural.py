@@ -190,6 +190,13 @@ def _heart_curve() -> tuple[np.ndarray, np.ndarray]:
     return hx, (hy - hy.min()) / (hy.max() - hy.min()) * 2 - 1
 
 
+def _ellipse(draw: ImageDraw.ImageDraw, P, corner: tuple[float, float], opposite: tuple[float, float],
+             fill) -> None:
+    """The ellipse in the unit-box rectangle between two corners, mapped by ``P`` (which may flip)."""
+    (x0, y0), (x1, y1) = P(*corner), P(*opposite)
+    draw.ellipse([min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)], fill=fill)
+
+
 def draw_suit(image: Image.Image, suit: Suit, cx: float, cy: float, size: float,
               fill, style: str = "classic", flip: bool = False,
               shape: dict | None = None) -> tuple[float, float, float, float]:
@@ -239,12 +246,9 @@ def draw_suit(image: Image.Image, suit: Suit, cx: float, cy: float, size: float,
     # Clubs: three balls and a stem.
     r = 0.36
     for bx, by in ((0, -0.58), (-0.56, 0.02), (0.56, 0.02)):
-        x0, y0 = P(bx - r, by - r)
-        x1, y1 = P(bx + r, by + r)
-        draw.ellipse([min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)], fill=fill)
+        _ellipse(draw, P, (bx - r, by - r), (bx + r, by + r), fill)
     draw.polygon([P(0, -0.2), P(0.3, 1.0), P(-0.3, 1.0)], fill=fill)
-    draw.ellipse([min(P(-0.2, -0.2)[0], P(0.2, 0.2)[0]), min(P(-0.2, -0.2)[1], P(0.2, 0.2)[1]),
-                  max(P(-0.2, -0.2)[0], P(0.2, 0.2)[0]), max(P(-0.2, -0.2)[1], P(0.2, 0.2)[1])], fill=fill)
+    _ellipse(draw, P, (-0.2, -0.2), (0.2, 0.2), fill)
     return cx - 0.92 * sx, cy - s, cx + 0.92 * sx, cy + s
 
 
@@ -317,11 +321,9 @@ def _draw_shaped_suit(draw: ImageDraw.ImageDraw, suit: Suit, P, sh: dict, fill) 
     else:
         r, sp, top, side = sh["club_r"], sh["club_spread"], sh["club_top"], sh["club_side_y"]
         for bx, by in ((0, top), (-sp, side), (sp, side)):
-            a, b = P(bx - r, by - r), P(bx + r, by + r)
-            draw.ellipse([min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])], fill=fill)
+            _ellipse(draw, P, (bx - r, by - r), (bx + r, by + r), fill)
         hub = 0.6 * r
-        a, b = P(-hub, side - hub * 0.5), P(hub, side + hub * 0.5)
-        draw.ellipse([min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1])], fill=fill)
+        _ellipse(draw, P, (-hub, side - hub * 0.5), (hub, side + hub * 0.5), fill)
         draw.polygon(_stem(P, sh, side), fill=fill)
 
 
