@@ -21,7 +21,8 @@ from scorer.cards import Card  # noqa: E402
 from vision.synth import decks as deckmod  # noqa: E402
 from vision.synth.export import (CLASS_NAMES, SizeSpec, choose_deck, render_dataset,  # noqa: E402
                                  render_sample, yolo_lines)
-from vision.synth.scene import SCENE_TYPES, make_camera, make_scene, render  # noqa: E402
+from vision.synth.photo import Focus, develop  # noqa: E402
+from vision.synth.scene import SCENE_TYPES, labels, legible, make_camera, make_scene, render  # noqa: E402
 
 TRAIN_DECK = "proc-classic"
 HELD_OUT_PROC = "proc-slab"
@@ -204,8 +205,6 @@ def test_card_corners_land_on_the_drawn_card(scene_type):
     spec = make_scene(rng, TRAIN_DECK, scene_type)
     cam = make_camera(rng, (640, 480), spec.items)
     rendered = render(rng, spec, cam)
-    from vision.synth.scene import labels
-
     lab = labels(spec, cam, rendered)
     item_of = {str(it.card): k for k, it in enumerate(spec.items) if it.kind == "face"}
     checked = 0
@@ -230,6 +229,48 @@ def test_card_corners_land_on_the_drawn_card(scene_type):
         assert covered > 0.95, f"{card['card']}: {covered:.2f} of its corners' area is the card or above it"
         checked += 1
     assert checked >= 3
+
+
+def test_an_index_too_small_or_too_blurred_is_not_legible():
+    assert legible(40, 1.0)
+    assert not legible(40, 3.5)            # a 40 px index under a 3.5 px blur is a smudge
+    assert not legible(11, 0.0)            # under 12 px no one reads it, however sharp
+    assert legible(13, 0.0)
+    assert not legible(13, 0.65)           # blur in proportion hurts a small index more
+
+
+def test_depth_of_field_blur_is_sharp_on_its_band_and_grows_away():
+    focus = Focus(2.0, band_centre=0.5)
+    assert focus.at(500, 1000) == 0.0
+    assert 0 < focus.at(700, 1000) < focus.at(900, 1000) < focus.at(1000, 1000) == 2.0
+    assert Focus(1.5).at(0, 1000) == Focus(1.5).at(999, 1000) == 1.5
+
+
+def test_a_card_whose_indices_are_blurred_past_reading_is_not_required():
+    rng = np.random.default_rng(5)
+    spec = make_scene(rng, TRAIN_DECK, "row")
+    cam = make_camera(rng, (640, 480), spec.items)
+    rendered = render(rng, spec, cam)
+    sharp = labels(spec, cam, rendered, Focus())
+    smudged = labels(spec, cam, rendered, Focus(50.0))
+    assert any(c["readable"] for c in sharp["cards"])
+    assert not any(c["readable"] for c in smudged["cards"])
+    for c in sharp["cards"]:
+        for i in c["indices"]:
+            assert i["legible"] == legible(i["height_px"], 0.0)
+            assert i["height_px"] >= max(i["box_xyxy"][2] - i["box_xyxy"][0], i["box_xyxy"][3] - i["box_xyxy"][1]) * 0.7
+
+
+def test_develop_reports_the_blur_it_put_in():
+    scene = np.full((300, 400, 3), 200, np.float32)
+    mask = np.zeros((300, 400), np.float32)
+    kinds = set()
+    for seed in range(30):
+        photo, focus = develop(np.random.default_rng(seed), scene, mask)
+        assert photo.shape == (300, 400, 3) and photo.dtype == np.uint8
+        assert 0 <= focus.sigma_px <= 2.5 * 0.4  # the widest blur drawn, at 0.4 of a 1000 px photo
+        kinds.add("none" if not focus.sigma_px else "band" if focus.band_centre is not None else "even")
+    assert kinds == {"none", "band", "even"}
 
 
 def test_index_boxes_contain_dark_ink_on_a_light_face():

@@ -4,8 +4,10 @@ A labelled set is a folder with ``images/`` (or the photos beside) and ``cards.c
 (``file,cards``; cards like ``9H 10H JH``), the format of ``../shared/photos``. A
 folder of synthetic scenes with JSON labels (``vision.synth``) works too: its cards
 are read from the JSON files. A synthetic card whose indices are both mostly hidden
-(``readable`` false: under another card, out of frame) is *optional*: reading it right
-is neither required nor a false card, since no person could read it either.
+(``readable`` false: under another card, out of frame, or too small or blurred for a person
+to name, :func:`vision.synth.scene.legible`) is *optional*: reading it right is neither
+required nor a false card, since no person could read it either; reading it wrong is a
+false card.
 
 Per-card accuracy = labelled cards read correctly / labelled cards; a photo is
 *fully right* when the set of cards read equals the labelled set (nothing missed,

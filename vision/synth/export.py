@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.synth.decks import HELD_OUT_DECKS, build_all, card_names, deck_names, load_deck
 from vision.synth.photo import develop, jpeg
-from vision.synth.scene import SCENE_TYPES, labels, make_camera, make_scene, render
+from vision.synth.scene import MIN_LEGIBLE_INDEX_PX, SCENE_TYPES, labels, make_camera, make_scene, render
 
 SPLITS = ("train", "val", "test")
 _SPLIT_IDS = {"train": 0, "val": 1, "test": 2}
@@ -33,8 +33,6 @@ MIN_LABEL_VISIBLE = 0.3
 CLS_CARD_VISIBLE = 0.7
 CLS_NONE_VISIBLE = 0.3
 CROP_MAX_PX = 160
-# Indices smaller than this are unreadable even to a person: no classifier crop either way.
-MIN_CROP_INDEX_PX = 12
 # Procedural decks are a third of the scenes: enough to teach shapes, not so many they dominate.
 PROCEDURAL_SHARE = 0.33
 
@@ -111,12 +109,12 @@ def render_sample(seed: int, split: str, number: int, size: SizeSpec, deck: str 
     W, H = size.draw(rng)
     cam = make_camera(rng, (W, H), spec.items)
     rendered = render(rng, spec, cam)
-    photo = develop(rng, rendered.image, rendered.card_mask)
+    photo, focus = develop(rng, rendered.image, rendered.card_mask)
     data = jpeg(rng, photo)
     stem = f"s{seed}-{split}-{number:06d}"
     lab = {"image": f"{stem}.jpg", "width": W, "height": H, "deck": deck, "scene_type": spec.scene_type,
            "seed": seed, "split": split, "number": number, "camera_elevation_deg": round(cam.elevation_deg, 1),
-           **labels(spec, cam, rendered)}
+           **labels(spec, cam, rendered, focus)}
     final = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     return Sample(stem, data, lab, final)
 
@@ -182,7 +180,7 @@ def classifier_crops(sample: Sample, rng: np.random.Generator) -> list[tuple[str
         for idx in card["indices"]:
             vf = idx["visible_fraction"]
             b = idx["box_xyxy"]
-            if max(b[2] - b[0], b[3] - b[1]) < MIN_CROP_INDEX_PX:
+            if max(b[2] - b[0], b[3] - b[1]) < MIN_LEGIBLE_INDEX_PX:  # no crop either way
                 continue
             if vf >= CLS_CARD_VISIBLE:
                 c = square_crop(img, idx["box_xyxy"], rng)

@@ -4,9 +4,32 @@ and exposure, focus and motion blur, sensor noise, and JPEG (sometimes twice).""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+
+@dataclass(frozen=True)
+class Focus:
+    """How much a developed photo is blurred, in px: the blur's standard deviation (a
+    Gaussian's sigma; a motion streak of length L spreads like L / sqrt(12)). A depth-of-field
+    blur is sharp on one band of rows and grows away from it, so ``at`` takes the row.
+
+    Kept so that the labels can say whether a person could still read an index (see
+    :func:`vision.synth.scene.legible`): blur is drawn relative to the photo's size, and a
+    small index in a blurred photo can be a smudge that no one could name.
+    """
+
+    sigma_px: float = 0.0
+    band_centre: float | None = None
+    """Depth of field only: the sharp row, as a fraction of the height."""
+
+    def at(self, y: float, height: int) -> float:
+        """The blur at row ``y`` of a photo ``height`` px tall."""
+        if self.band_centre is None:
+            return self.sigma_px
+        return self.sigma_px * min(1.0, abs(y / height - self.band_centre) * 2.2)
 
 
 def _low_freq(rng: np.random.Generator, W: int, H: int) -> np.ndarray:
@@ -37,8 +60,8 @@ def _motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
     return k / k.sum()
 
 
-def develop(rng: np.random.Generator, img: np.ndarray, card_mask: np.ndarray) -> np.ndarray:
-    """BGR float 0..255 scene -> uint8 BGR photo (before JPEG)."""
+def develop(rng: np.random.Generator, img: np.ndarray, card_mask: np.ndarray) -> tuple[np.ndarray, Focus]:
+    """BGR float 0..255 scene -> uint8 BGR photo (before JPEG), and the blur put in it."""
     H, W = img.shape[:2]
     scale = max(W, H) / 1000.0  # blur and noise sizes are set for a ~1000 px photo
     out = img * _low_freq(rng, W, H)[..., None]  # (float32 throughout: cheaper than float64)
@@ -65,16 +88,24 @@ def develop(rng: np.random.Generator, img: np.ndarray, card_mask: np.ndarray) ->
     out = cv2.LUT(np.clip(out, 0, 255).astype(np.uint8), lut)
     # Focus: defocus blur, sometimes motion; never so much that a 640 px index is lost.
     r = rng.random()
+    focus = Focus()
     if r < 0.55:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.3) * scale)
+        sigma = rng.uniform(0.3, 1.3) * scale
+        out = cv2.GaussianBlur(out, (0, 0), sigma)
+        focus = Focus(sigma)
     elif r < 0.75:
-        out = cv2.filter2D(out, -1, _motion_kernel(rng, rng.uniform(2, 7) * scale))
+        length = rng.uniform(2, 7) * scale
+        out = cv2.filter2D(out, -1, _motion_kernel(rng, length))
+        focus = Focus(length / math.sqrt(12))
     elif r < 0.85:
         # Depth of field: sharp band, blur growing away from it (a tilted phone).
-        blurred = cv2.GaussianBlur(out, (0, 0), rng.uniform(1.0, 2.5) * scale)
+        sigma = rng.uniform(1.0, 2.5) * scale
+        blurred = cv2.GaussianBlur(out, (0, 0), sigma)
         ys = np.linspace(0, 1, H, dtype=np.float32)[:, None, None]
-        band = np.clip(np.abs(ys - rng.uniform(0.3, 0.7)) * 2.2, 0, 1)
+        centre = rng.uniform(0.3, 0.7)
+        band = np.clip(np.abs(ys - centre) * 2.2, 0, 1)
         out = (out * (1 - band) + blurred * band).astype(np.uint8)
+        focus = Focus(sigma, centre)
     # Sensor noise: shot noise (grows with signal) plus read noise, some of it colour.
     # Drawn at half size and enlarged: demosaicing and denoising leave phone noise ~2 px grainy.
     sigma = rng.uniform(1.0, 7.0)
@@ -89,7 +120,7 @@ def develop(rng: np.random.Generator, img: np.ndarray, card_mask: np.ndarray) ->
         # Phone sharpening halos.
         blur = cv2.GaussianBlur(noisy, (0, 0), 1.2 * scale)
         noisy += (noisy - blur) * np.float32(rng.uniform(0.3, 1.0))
-    return np.clip(noisy, 0, 255).astype(np.uint8)
+    return np.clip(noisy, 0, 255).astype(np.uint8), focus
 
 
 def jpeg(rng: np.random.Generator, img: np.ndarray) -> bytes:
