@@ -4,7 +4,7 @@
 # interrupted mid-way continues from runs/<name>/weights/last.pt.
 #
 #   bash scripts/setup.sh --train      # once: torch + ultralytics in .venv
-#   bash scripts/retrain.sh            # about 11 h on two CPU cores
+#   bash scripts/retrain.sh            # about 12 h on two CPU cores
 #
 # Steps (models/README.md says why each is there):
 #   1. synthetic scenes: 4000 at 640 px for the detector, 1200 phone-size ones for sharp crops
@@ -23,8 +23,10 @@
 #  10. real photos as detector scenes: index boxes the step-9 models find and the whole-card labels
 #      vouch for; the detector fine-tuned 5 epochs on them (x4) with renders of old and new decks
 #  11. 160 randomized procedural decks (rank fonts, suit fonts, drawn suits, chunky clubs): the
-#      second classifier fine-tuned on their scenes, 3 + 2 epochs; it becomes the first of three
-#  12. exported to ONNX in models/
+#      second classifier fine-tuned on their scenes, 3 + 2 epochs
+#  12. the same decks down to 600 px: step 11's classifier and its 3-epoch parent each
+#      fine-tuned 2 more epochs; they become the first two of three (step 8's is the third)
+#  13. exported to ONNX in models/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -145,13 +147,31 @@ $PY -m vision.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=
     --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 2 --name cls96chunky --resume \
     --init runs/cls96rand2/weights/best.pt --export-to runs/export/classifier-chunky.onnx
 
-step "12. ship"
+step "12. the randomized decks at low resolution too: two more fine-tunes, models/classifier.onnx and classifier2.onnx"
+# Step 11's scenes were 800-2200 px: these reach down to 600 px, where held-out renders put
+# an index in 15 px. The chunky-club designs go in with the others.
+ALL_RAND_DECKS=$($PY -c "from vision.synth.procedural import RANDOM_DECKS; print(','.join(d.name for d in RANDOM_DECKS))")
+[ -d data/rpA/cls/train ] || .venv/bin/cribcount synth --out data/rpA --n 2400 --seed 307 --split train --size 600:2000 --decks "$ALL_RAND_DECKS"
+[ -d data/oldA/cls/train ] || .venv/bin/cribcount synth --out data/oldA --n 800 --seed 308 --split train --size 600:2000 --decks "$ALL_TRAIN_DECKS"
+[ -d data/rpAv/cls/val ] || .venv/bin/cribcount synth --out data/rpAv --n 200 --seed 309 --split val --size 600:2000 --decks "$ALL_RAND_DECKS"
+mkdir -p data/rpAv/cls/train
+$PY -m vision.cls_data --out data/clsA2 rpA=data/rpA/cls rpAv=data/rpAv/cls oldA=data/oldA/cls rp3=data/rp3/cls \
+    rp3v=data/rp3v/cls real=data/realcls3:2
+# Two runs on the same crops from two starting points (the two run side by side on two cores).
+[ -f runs/export/classifier-96lo.onnx ] || $PY -m vision.train_classifier --data data/clsA2 \
+    --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 3 --name cls96lo --resume \
+    --init runs/cls96chunky/weights/best.pt --export-to runs/export/classifier-96lo.onnx
+[ -f runs/export/classifier-96lo2.onnx ] || $PY -m vision.train_classifier --data data/clsA2 \
+    --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 4 --name cls96lo2 --resume \
+    --init runs/cls96rand2/weights/best.pt --export-to runs/export/classifier-96lo2.onnx
+
+step "13. ship"
 cp runs/export/detector-mix.onnx models/detector.onnx
 cp runs/export/detector-mix.json models/detector.json
-cp runs/export/classifier-chunky.onnx models/classifier.onnx
-cp runs/export/classifier-chunky.json models/classifier.json
-cp runs/export/classifier-96.onnx models/classifier2.onnx
-cp runs/export/classifier-96.json models/classifier2.json
+cp runs/export/classifier-96lo.onnx models/classifier.onnx
+cp runs/export/classifier-96lo.json models/classifier.json
+cp runs/export/classifier-96lo2.onnx models/classifier2.onnx
+cp runs/export/classifier-96lo2.json models/classifier2.json
 cp runs/export/classifier-96mix.onnx models/classifier3.onnx
 cp runs/export/classifier-96mix.json models/classifier3.json
 ls -l models/

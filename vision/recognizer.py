@@ -53,10 +53,10 @@ class RecognizerConfig:
     """Pad the detector's input to a square instead of to the next multiple of its stride."""
     second_opinion_below: float = 0.9
     """An index whose first-classifier reading is below this also goes to the other classifiers
-    (when there are any), and the readings are averaged; above 1: always. With the three
-    classifiers of this release, asking below 0.9 (20% of the indices on the real tuning photos)
-    read the real tuning photos as asking below 0.97 did and the held-out renders better (89.0%
-    per card against 88.1%), in less time."""
+    (when there are any), and the readings are averaged; above 1: always. Asking below 0.9 (20%
+    of the indices on the real tuning photos) read the real tuning photos as asking below 0.97
+    did and the held-out renders better, in less time; with this release's classifiers 0.8 read
+    the real tuning photos worse and 0.95 the renders (models/README.md)."""
     min_long_side: int = 1600
     """Decode JPEGs at the smallest DCT scale that keeps this many pixels on the long side."""
 
@@ -186,7 +186,8 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
 CLASSIFIER_FILES = ("classifier.onnx", "classifier2.onnx", "classifier3.onnx")
 """The classifier, and optional others trained on other data, asked about the indices the first
 is unsure of (:attr:`RecognizerConfig.second_opinion_below`): their readings are averaged. The
-first is the one trained on the most deck designs (models/README.md)."""
+first two are trained on the most deck designs, the third on the most real crops
+(models/README.md)."""
 
 
 HARVEST_SETTINGS = {"crop_margins": (0.2, 0.3), "square_input": True, "second_opinion_below": 0.97}
