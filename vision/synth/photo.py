@@ -86,7 +86,8 @@ def develop(rng: np.random.Generator, img: np.ndarray, card_mask: np.ndarray) ->
     c = rng.uniform(0.8, 1.15)
     lut = np.clip((255 * (np.arange(256) / 255) ** gamma - 128) * c + 128, 0, 255).astype(np.uint8)
     out = cv2.LUT(np.clip(out, 0, 255).astype(np.uint8), lut)
-    # Focus: defocus blur, sometimes motion; never so much that a 640 px index is lost.
+    # Focus: defocus blur, sometimes motion. Drawn in proportion to the photo, it can blur a small
+    # index past reading: the labels say so from the Focus returned (vision.synth.scene.legible).
     r = rng.random()
     focus = Focus()
     if r < 0.55:
