@@ -149,8 +149,8 @@ $PY -m vision.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=
 
 step "12. the randomized decks at low resolution too: two more fine-tunes, models/classifier.onnx and classifier2.onnx"
 # Step 11's scenes were 800-2200 px: these reach down to 600 px, where held-out renders put
-# an index in 15 px. The chunky-club designs go in with the others.
-ALL_RAND_DECKS=$($PY -c "from vision.synth.procedural import RANDOM_DECKS; print(','.join(d.name for d in RANDOM_DECKS))")
+# an index in 15 px. The chunky-club designs go in with the others (this is RANDOM_DECKS in order).
+ALL_RAND_DECKS="$RAND_DECKS,$CHUNKY_DECKS"
 [ -d data/rpA/cls/train ] || .venv/bin/cribcount synth --out data/rpA --n 2400 --seed 307 --split train --size 600:2000 --decks "$ALL_RAND_DECKS"
 [ -d data/oldA/cls/train ] || .venv/bin/cribcount synth --out data/oldA --n 800 --seed 308 --split train --size 600:2000 --decks "$ALL_TRAIN_DECKS"
 [ -d data/rpAv/cls/val ] || .venv/bin/cribcount synth --out data/rpAv --n 200 --seed 309 --split val --size 600:2000 --decks "$ALL_RAND_DECKS"

@@ -190,6 +190,9 @@ def _heart_curve() -> tuple[np.ndarray, np.ndarray]:
     return hx, (hy - hy.min()) / (hy.max() - hy.min()) * 2 - 1
 
 
+_HEART_X, _HEART_Y = _heart_curve()  # the same for every heart and spade drawn: computed once
+
+
 def _ellipse(draw: ImageDraw.ImageDraw, P, corner: tuple[float, float], opposite: tuple[float, float],
              fill) -> None:
     """The ellipse in the unit-box rectangle between two corners, mapped by ``P`` (which may flip)."""
@@ -235,7 +238,7 @@ def draw_suit(image: Image.Image, suit: Suit, cx: float, cy: float, size: float,
     if suit is Suit.HEARTS or suit is Suit.SPADES:
         # The classic heart curve, normalised to the unit box; a spade is a heart upside down
         # on a flared stem.
-        hx, hy = _heart_curve()
+        hx, hy = _HEART_X, _HEART_Y
         if suit is Suit.HEARTS:
             draw.polygon([P(x, y) for x, y in zip(hx, hy)], fill=fill)
             return cx - sx, cy - s, cx + sx, cy + s
@@ -298,7 +301,7 @@ def _stem(P, sh: dict, top: float) -> list:
 
 
 def _draw_shaped_suit(draw: ImageDraw.ImageDraw, suit: Suit, P, sh: dict, fill) -> None:
-    hx, hy = _heart_curve()
+    hx, hy = _HEART_X, _HEART_Y
     if suit is Suit.HEARTS:
         draw.polygon([P(x * sh["heart_w"], y) for x, y in zip(hx, hy)], fill=fill)
     elif suit is Suit.SPADES:
@@ -352,6 +355,12 @@ def pip_style(p: dict) -> str:
     return p.get("pips", "classic")
 
 
+def deck_suit(image: Image.Image, suit: Suit, cx: float, cy: float, size: float, fill, p: dict,
+              flip: bool = False) -> tuple[float, float, float, float]:
+    """:func:`draw_suit` as deck ``p`` draws its suits: its style and, for randomized decks, its shape."""
+    return draw_suit(image, suit, cx, cy, size, fill, pip_style(p), flip, shape=p.get("suit_shape"))
+
+
 def suit_colour(suit: Suit, p: dict) -> tuple[int, int, int]:
     """RGB ink of a suit: red/black, or the 4-colour deck's blue diamonds and green clubs."""
     if p.get("four_colour"):
@@ -383,11 +392,11 @@ def _index_tile(card: Card, p: dict, font: ImageFont.FreeTypeFont, idx_h: float)
     if layout == "stack":
         cx = x0 + tw / 2
         cy = y0 + th + idx_h * p.get("suit_gap", 0.07) + suit_h / 2
-        draw_suit(tile, card.suit, cx, cy, suit_h, colour + (255,), pip_style(p), shape=p.get("suit_shape"))
+        deck_suit(tile, card.suit, cx, cy, suit_h, colour + (255,), p)
     elif layout == "side":
         cx = x0 + tw + idx_h * 0.08 + suit_h * 0.45
         cy = y0 + th / 2
-        draw_suit(tile, card.suit, cx, cy, suit_h, colour + (255,), pip_style(p), shape=p.get("suit_shape"))
+        deck_suit(tile, card.suit, cx, cy, suit_h, colour + (255,), p)
     return tile
 
 
@@ -455,13 +464,12 @@ def render_procedural_deck(spec: DeckSpec, width: int) -> tuple[list[np.ndarray]
         ax0, ax1 = W * 0.3, W * 0.7
         ay0, ay1 = H * 0.2, H * 0.8
         if card.rank == 1:
-            draw_suit(img, card.suit, W / 2, H / 2, W * 0.42, colour, pip_style(p), shape=p.get("suit_shape"))
+            deck_suit(img, card.suit, W / 2, H / 2, W * 0.42, colour, p)
         elif card.rank <= 10:
             for fx, fy in PIP_LAYOUT[card.rank]:
                 cx = ax0 + fx * (ax1 - ax0)
                 cy = ay0 + fy * (ay1 - ay0)
-                draw_suit(img, card.suit, cx, cy, pip_h, colour, pip_style(p), flip=fy > 0.5,
-                          shape=p.get("suit_shape"))
+                deck_suit(img, card.suit, cx, cy, pip_h, colour, p, flip=fy > 0.5)
         else:
             _court_art(d, card, (W * 0.22, H * 0.13, W * 0.78, H * 0.87), p, rng, font_path)
         tile = _index_tile(card, p, font, idx_h)
