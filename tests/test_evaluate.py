@@ -78,3 +78,31 @@ def test_synth_card_with_no_readable_index_is_optional(tmp_path):
 def test_folder_without_labels_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="no cards.csv"):
         load_labelled(tmp_path)
+
+
+def test_rates_come_with_an_interval_from_resampling_the_photos(csv_set):
+    report = evaluate(load_labelled(csv_set), _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S 4C",
+                                                      "c.jpg": "9H 10H JH QH"}), "fake")
+    ci = report.intervals()
+    lo, hi = ci["hand_accuracy"]
+    assert lo <= report.hand_accuracy <= hi and hi - lo > 0.5  # three photos tell little
+    lo, hi = ci["card_accuracy"]
+    assert lo < report.card_accuracy <= hi
+    assert report.intervals() == ci  # fixed seed: the same interval every time
+    assert "(95%: " in report.table() and report.as_dict()["hand_accuracy_95"] == list(ci["hand_accuracy"])
+
+
+def test_interval_narrows_as_photos_are_added(tmp_path):
+    def report_of(n: int):
+        lines = ["file,cards"]
+        answers = {}
+        for k in range(n):
+            _photo(tmp_path / f"s{n}" / "images" / f"{k}.jpg")
+            lines.append(f"{k}.jpg,5H 5D 5S JC")
+            answers[f"{k}.jpg"] = "5H 5D 5S JC" if k % 4 else "5H 5D 5S"  # one photo in four misses JC
+        (tmp_path / f"s{n}" / "cards.csv").write_text("\n".join(lines) + "\n")
+        return evaluate(load_labelled(tmp_path / f"s{n}"), _reader(answers), "fake")
+
+    small, large = (report_of(n).intervals()["hand_accuracy"] for n in (8, 80))
+    assert large[1] - large[0] < small[1] - small[0]
+    assert large[0] < 0.75 < large[1]
