@@ -127,6 +127,9 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                    help="also render N scenes of held-out decks and measure on them")
     p.add_argument("--seed", type=int, default=12345, help="seed for --synth scenes")
     p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx")
+    p.add_argument("--against", default=None, metavar="MODELS",
+                   help="also read the same photos with this models folder and print the differences "
+                        "with their 95%% intervals (photos resampled in pairs)")
     p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the failures (per set)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(handler=_run_eval)
@@ -137,10 +140,11 @@ def _run_eval(args: argparse.Namespace) -> int:
     import tempfile
     from pathlib import Path
 
-    from vision.evaluate import evaluate, failure_sheet, load_labelled
+    from vision.evaluate import compare, evaluate, failure_sheet, load_labelled
     from vision.recognizer import MODELS_DIR, Recognizer
 
     recognizer = Recognizer(args.models or MODELS_DIR)
+    other = Recognizer(args.against) if args.against else None
     folders = [Path(f) for f in args.folders]
     default_real = Path(__file__).resolve().parent.parent.parent / "shared" / "photos" / "poker-cards-4"
     if not folders and not args.synth:
@@ -154,19 +158,24 @@ def _run_eval(args: argparse.Namespace) -> int:
 
             sets.append((f"synthetic held-out decks ({args.synth} scenes)",
                          load_labelled(render_held_out(Path(tmp), args.synth, args.seed))))
-        reports = []
+        figures = []
         for k, (name, photos) in enumerate(sets):
             report = evaluate(photos, recognizer.recognize, name)
-            reports.append(report)
+            figures.append(report.as_dict())
             if not args.json:
                 print(report.table())
+            if other is not None:
+                diff = compare(report, evaluate(photos, other.recognize, name), args.against)
+                figures[-1]["against"] = diff.as_dict()
+                if not args.json:
+                    print(diff.table())
             if args.sheet:
                 out = Path(args.sheet) if len(sets) == 1 else Path(args.sheet).with_stem(f"{Path(args.sheet).stem}-{k}")
                 n = failure_sheet(report, out)
                 if not args.json:
                     print(f"  failures sheet      {out} ({n} photos)" if n else "  failures sheet      none to draw")
     if args.json:
-        print(json.dumps([r.as_dict() for r in reports], indent=2))
+        print(json.dumps(figures, indent=2))
     return 0
 
 

@@ -141,3 +141,19 @@ def test_sample_photos_count_right_with_the_real_models(sample):
     body = json.loads(result.stdout)
     assert sorted(c["card"] for c in body["cards"]) == sorted(map(str, sample.cards))
     assert body["show"]["total"] == sample.total
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_against_other_models_prints_the_paired_differences(capsys):
+    # The shipped models against themselves on the sample photos: nothing differs.
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parent.parent / "sample_images")
+    assert main(["eval", samples, "--against", str(MODELS_DIR), "--json"]) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 5
+    assert figures["against"]["card_delta"] == 0 and figures["against"]["card_delta_95"] == [0, 0]
+    assert main(["eval", samples, "--against", "no-such-folder"]) == 2
+    assert "no-such-folder/detector.onnx is missing" in capsys.readouterr().err

@@ -11,7 +11,7 @@ import pytest
 
 from scorer.cards import parse_cards
 from vision.detections import Detections
-from vision.evaluate import evaluate, failure_sheet, load_labelled
+from vision.evaluate import compare, evaluate, failure_sheet, load_labelled
 
 
 def _photo(path: Path) -> None:
@@ -106,3 +106,25 @@ def test_interval_narrows_as_photos_are_added(tmp_path):
     small, large = (report_of(n).intervals()["hand_accuracy"] for n in (8, 80))
     assert large[1] - large[0] < small[1] - small[0]
     assert large[0] < 0.75 < large[1]
+
+
+def test_comparison_pairs_the_photos_and_counts_the_photos_fixed_and_broken(csv_set):
+    photos = load_labelled(csv_set)
+    old = evaluate(photos, _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S 4C", "c.jpg": "9H 10H JH QH"}), "x")
+    new = evaluate(photos, _reader({"a.jpg": "5H 5D 5S", "b.jpg": "AS 2S 3S 4S", "c.jpg": "9H 10H JH QH KH"}), "x")
+    diff = compare(new, old, "old models")
+    assert diff.card_delta == pytest.approx(1 / 13)  # 4S and KH found, JC lost
+    assert diff.hand_delta == pytest.approx(1 / 3)
+    assert (diff.fixed, diff.broken, diff.false_delta) == (2, 1, -1)
+    lo, hi = diff.card_delta_95
+    assert lo < diff.card_delta < hi
+    assert "photos fixed 2, broken 1" in diff.table()
+    same = compare(old, old, "itself")
+    assert same.card_delta_95 == same.hand_delta_95 == (0.0, 0.0)  # paired: nothing differs, nothing varies
+
+
+def test_comparison_refuses_reports_on_different_photos(csv_set):
+    photos = load_labelled(csv_set)
+    reader = _reader({"a.jpg": "5H", "b.jpg": "AS", "c.jpg": "9H"})
+    with pytest.raises(ValueError, match="same photos"):
+        compare(evaluate(photos, reader, "x"), evaluate(photos[:2], reader, "x"), "other")

@@ -98,14 +98,9 @@ class EvalReport:
         The seed is fixed, so a report prints the same interval every time it is measured."""
         if not self.results:
             return {"card_accuracy": (0.0, 0.0), "hand_accuracy": (0.0, 0.0)}  # as the rates of no photos
-        correct = np.array([len(r.correct) for r in self.results], float)
-        cards = np.array([len(r.photo.cards) for r in self.results], float)
-        right = np.array([r.fully_right for r in self.results], float)
-        picks = np.random.default_rng(seed).integers(0, len(self.results), (draws, len(self.results)))
-        card_rates = correct[picks].sum(axis=1) / np.maximum(cards[picks].sum(axis=1), 1)
-        hand_rates = right[picks].mean(axis=1)
-        return {name: (float(np.percentile(x, 2.5)), float(np.percentile(x, 97.5)))
-                for name, x in (("card_accuracy", card_rates), ("hand_accuracy", hand_rates))}
+        correct, cards, right = _per_photo(self)
+        return {"card_accuracy": _ratio_interval(correct, cards, draws, seed),
+                "hand_accuracy": _ratio_interval(right, np.ones_like(right), draws, seed)}
 
     def confusions(self) -> Counter[tuple[str, str]]:
         """(labelled, read) pairs for photos where a card was swapped for another of the same photo slot.
@@ -150,6 +145,74 @@ class EvalReport:
                 "card_accuracy_95": list(ci["card_accuracy"]), "hand_accuracy_95": list(ci["hand_accuracy"]),
                 "false_cards": self.false_cards,
                 "confusions": [[a, b, n] for (a, b), n in self.confusions().most_common()]}
+
+
+def _per_photo(report: EvalReport) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per photo: cards read right, labelled cards, and 1.0 where the photo is fully right."""
+    return (np.array([len(r.correct) for r in report.results], float),
+            np.array([len(r.photo.cards) for r in report.results], float),
+            np.array([r.fully_right for r in report.results], float))
+
+
+def _ratio_interval(num: np.ndarray, den: np.ndarray, draws: int, seed: int) -> tuple[float, float]:
+    """95% interval of sum(num) / sum(den) when the photos are drawn again with replacement."""
+    picks = np.random.default_rng(seed).integers(0, len(num), (draws, len(num)))
+    rates = num[picks].sum(axis=1) / np.maximum(den[picks].sum(axis=1), 1)
+    return float(np.percentile(rates, 2.5)), float(np.percentile(rates, 97.5))
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One model set against another on the same photos: the differences, new minus old.
+
+    The intervals resample the photos jointly for both, so what the two models share (the
+    photos both read, and both miss) cancels: a paired interval is narrower than either
+    model's own, and a difference whose interval straddles 0 has not been shown."""
+
+    name: str
+    against: str
+    card_delta: float
+    card_delta_95: tuple[float, float]
+    hand_delta: float
+    hand_delta_95: tuple[float, float]
+    false_delta: int
+    fixed: int
+    """Photos fully right now and not before."""
+    broken: int
+    """Photos fully right before and not now."""
+
+    def table(self) -> str:
+        def pts(x: float) -> str:
+            return f"{100 * x:+.2f}"
+
+        (clo, chi), (hlo, hhi) = self.card_delta_95, self.hand_delta_95
+        return "\n".join([
+            f"  against {self.against}:",
+            f"    per-card accuracy   {pts(self.card_delta)} points  (95%: {pts(clo)} to {pts(chi)})",
+            f"    photos fully right  {pts(self.hand_delta)} points  (95%: {pts(hlo)} to {pts(hhi)});"
+            f" photos fixed {self.fixed}, broken {self.broken}",
+            f"    false cards         {self.false_delta:+d}",
+        ])
+
+    def as_dict(self) -> dict:
+        return {"against": self.against, "card_delta": self.card_delta, "card_delta_95": list(self.card_delta_95),
+                "hand_delta": self.hand_delta, "hand_delta_95": list(self.hand_delta_95),
+                "false_delta": self.false_delta, "fixed": self.fixed, "broken": self.broken}
+
+
+def compare(new: EvalReport, old: EvalReport, against: str, draws: int = 2000, seed: int = 0) -> Comparison:
+    """``new`` minus ``old``, measured on the same photos (raises ``ValueError`` if they differ)."""
+    if [r.photo.path for r in new.results] != [r.photo.path for r in old.results]:
+        raise ValueError("the two reports are not on the same photos")
+    if not new.results:
+        raise ValueError("no photos to compare on")
+
+    (c_new, cards, h_new), (c_old, _, h_old) = _per_photo(new), _per_photo(old)
+    card_ci = _ratio_interval(c_new - c_old, cards, draws, seed)
+    hand_ci = _ratio_interval(h_new - h_old, np.ones_like(h_new), draws, seed)
+    return Comparison(new.name, against, new.card_accuracy - old.card_accuracy, card_ci,
+                      new.hand_accuracy - old.hand_accuracy, hand_ci, new.false_cards - old.false_cards,
+                      int(((h_new == 1) & (h_old == 0)).sum()), int(((h_new == 0) & (h_old == 1)).sum()))
 
 
 def load_labelled(folder: str | Path) -> list[LabelledPhoto]:
