@@ -166,10 +166,9 @@ class Comparison:
     """One model set against another on the same photos: the differences, new minus old.
 
     The intervals resample the photos jointly for both, so what the two models share (the
-    photos both read, and both miss) cancels: a paired interval is narrower than either
-    model's own, and a difference whose interval straddles 0 has not been shown."""
+    photos both read, and both miss) cancels: a paired interval is usually much narrower than
+    either model's own, and a difference whose interval straddles 0 has not been shown."""
 
-    name: str
     against: str
     card_delta: float
     card_delta_95: tuple[float, float]
@@ -210,7 +209,7 @@ def compare(new: EvalReport, old: EvalReport, against: str, draws: int = 2000, s
     (c_new, cards, h_new), (c_old, _, h_old) = _per_photo(new), _per_photo(old)
     card_ci = _ratio_interval(c_new - c_old, cards, draws, seed)
     hand_ci = _ratio_interval(h_new - h_old, np.ones_like(h_new), draws, seed)
-    return Comparison(new.name, against, new.card_accuracy - old.card_accuracy, card_ci,
+    return Comparison(against, new.card_accuracy - old.card_accuracy, card_ci,
                       new.hand_accuracy - old.hand_accuracy, hand_ci, new.false_cards - old.false_cards,
                       int(((h_new == 1) & (h_old == 0)).sum()), int(((h_new == 0) & (h_old == 1)).sum()))
 
