@@ -10,6 +10,12 @@ import cv2
 import numpy as np
 
 
+def depth_of_field_weight(row_fraction, band_centre: float):
+    """How much of the full depth-of-field blur a row gets (0 on the sharp band, 1 far from it);
+    ``row_fraction`` is the row as a fraction of the height, a number or an array."""
+    return np.clip(np.abs(row_fraction - band_centre) * 2.2, 0, 1)
+
+
 @dataclass(frozen=True)
 class Focus:
     """How much a developed photo is blurred, in px: the blur's standard deviation (a
@@ -29,7 +35,7 @@ class Focus:
         """The blur at row ``y`` of a photo ``height`` px tall."""
         if self.band_centre is None:
             return self.sigma_px
-        return self.sigma_px * min(1.0, abs(y / height - self.band_centre) * 2.2)
+        return self.sigma_px * float(depth_of_field_weight(y / height, self.band_centre))
 
 
 def _low_freq(rng: np.random.Generator, W: int, H: int) -> np.ndarray:
@@ -104,7 +110,7 @@ def develop(rng: np.random.Generator, img: np.ndarray, card_mask: np.ndarray) ->
         blurred = cv2.GaussianBlur(out, (0, 0), sigma)
         ys = np.linspace(0, 1, H, dtype=np.float32)[:, None, None]
         centre = rng.uniform(0.3, 0.7)
-        band = np.clip(np.abs(ys - centre) * 2.2, 0, 1)
+        band = depth_of_field_weight(ys, centre)
         out = (out * (1 - band) + blurred * band).astype(np.uint8)
         focus = Focus(sigma, centre)
     # Sensor noise: shot noise (grows with signal) plus read noise, some of it colour.
