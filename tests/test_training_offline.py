@@ -125,12 +125,15 @@ def test_training_export_and_inference_run_with_the_network_off(tiny_set, offlin
            ["--data", str(tiny_set / "cls"), "--imgsz", "32", "--batch", "16",
             "--export-to", str(models / "classifier.onnx"), *common], env, prefix)
 
-    # A fine-tune that starts from an exported model (vision.onnx_init rebuilds a checkpoint from it).
+    # A fine-tune that starts from an exported model (vision.onnx_init rebuilds a checkpoint from it),
+    # with the glyph-shape augmentation (its own trainer class).
     _train("vision.train_classifier",
            ["--data", str(tiny_set / "cls"), "--imgsz", "32", "--batch", "16", "--name", "classifier-ft",
-            "--init", str(models / "classifier.onnx"), "--export-to", str(models / "classifier2.onnx"), *common],
+            "--init", str(models / "classifier.onnx"), "--export-to", str(models / "classifier2.onnx"),
+            "--glyph-aug", *common],
            env, prefix)
     assert (tmp_path / "runs" / "classifier-ft-init.pt").exists()
+    assert json.loads((models / "classifier2.json").read_text())["glyph_aug"] is True
 
     attempts = log.read_text().splitlines() if log.exists() else []
     assert attempts == [], f"training tried to reach the network: {attempts}"
@@ -163,3 +166,18 @@ def test_a_shipped_model_rebuilds_into_a_checkpoint_that_computes_the_same(model
     assert max_difference(onnx_path, rebuilt, imgsz) < tolerance
     reloaded = YOLO(str(save_checkpoint(rebuilt, tmp_path / "init.pt", onnx_path)))
     assert max_difference(onnx_path, reloaded, imgsz) < tolerance
+
+
+def test_the_glyph_aug_trainer_bends_training_crops_only(tiny_set, tmp_path):
+    from vision.offline import prepare_offline
+    from vision.train_classifier import glyph_aug_trainer
+
+    prepare_offline()
+    trainer = glyph_aug_trainer(seed=0)(overrides=dict(
+        model="yolo11n-cls.yaml", data=str(tiny_set / "cls"), imgsz=32, device="cpu", workers=0,
+        project=str(tmp_path), name="glyph", plots=False))
+    train = trainer.build_dataset(str(tiny_set / "cls" / "train"), "train")
+    val = trainer.build_dataset(str(tiny_set / "cls" / "val"), "val")
+    assert type(train.torch_transforms.transforms[0]).__name__ == "_PilGlyphWarp"
+    assert all(type(t).__name__ != "_PilGlyphWarp" for t in val.torch_transforms.transforms)
+    assert train[0]["img"].shape == (3, 32, 32)

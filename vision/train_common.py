@@ -71,11 +71,14 @@ def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batc
                    help="epochs of learning-rate warm-up (short fine-tunes from our own weights need less)")
 
 
-def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | None = None, **train_args) -> Path:
+def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | None = None, trainer=None,
+                    **train_args) -> Path:
     """Train from scratch (or from ``init``, a checkpoint of ours or a shipped ONNX model), or resume
     ``run_dir/weights/last.pt``.
 
-    Returns the best checkpoint. ``init`` must be a local file: nothing is ever downloaded.
+    ``trainer``: an Ultralytics trainer class to use instead of the task's own (a checkpoint does not
+    record it, so a resumed run must be given it again). Returns the best checkpoint. ``init`` must
+    be a local file: nothing is ever downloaded.
     """
     prepare_offline()
     from ultralytics import YOLO
@@ -83,7 +86,7 @@ def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | N
     last = run_dir / "weights" / "last.pt"
     if resume and last.exists():
         model = YOLO(str(last))
-        model.train(resume=True)
+        model.train(trainer=trainer, resume=True)
     else:
         if resume:
             print(f"no checkpoint at {last}; starting a new run")
@@ -98,7 +101,7 @@ def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | N
             init = str(rebuilt)
         # Ultralytics keeps a loaded checkpoint's weights only when pretrained is true.
         model = YOLO(str(init or model_yaml))
-        model.train(project=str(run_dir.parent), name=run_dir.name, exist_ok=True,
+        model.train(trainer=trainer, project=str(run_dir.parent), name=run_dir.name, exist_ok=True,
                     pretrained=bool(init), amp=False, plots=False, **train_args)
     best = run_dir / "weights" / "best.pt"
     return best if best.exists() else last
@@ -122,9 +125,10 @@ def export_onnx(checkpoint: Path, out: Path, imgsz: int, metadata: dict) -> Path
 
 
 def export_unless_told_not(a: argparse.Namespace, best: Path, task: str, depth: float, width: float,
-                           default: str) -> None:
-    """The end of both training commands: export ``best`` to ``--export-to`` (or ``models/<default>``)."""
+                           default: str, **recorded) -> None:
+    """The end of both training commands: export ``best`` to ``--export-to`` (or ``models/<default>``);
+    ``recorded`` goes into the sidecar with how the model was trained."""
     if not a.no_export:
         export_onnx(best, Path(a.export_to or MODELS_DIR / default), a.imgsz,
                     {"task": task, "depth": depth, "width": width, "epochs": a.epochs, "data": a.data,
-                     "init": a.init})
+                     "init": a.init, **recorded})
