@@ -19,8 +19,8 @@ pytest.importorskip("PIL", reason="the synth extra (pillow, cairosvg) is not ins
 
 from scorer.cards import Card  # noqa: E402
 from vision.synth import decks as deckmod  # noqa: E402
-from vision.synth.export import (CLASS_NAMES, SizeSpec, choose_deck, render_dataset,  # noqa: E402
-                                 render_sample, yolo_lines)
+from vision.synth.export import (CLASS_NAMES, SizeSpec, back_corner_boxes, choose_deck,  # noqa: E402
+                                 render_dataset, render_sample, yolo_lines)
 from vision.synth.photo import Focus, develop  # noqa: E402
 from vision.synth.scene import SCENE_TYPES, labels, legible, make_camera, make_scene, render  # noqa: E402
 
@@ -339,6 +339,32 @@ def test_exports_have_the_ultralytics_layouts(tmp_path):
     for c in crops[:20]:
         im = cv2.imread(str(c))
         assert im.shape[0] == im.shape[1] <= 160
+
+
+def _back(corners, visible=0.5):
+    return {"kind": "back", "corners": corners, "box_xyxy": [0, 0, 1, 1], "visible_fraction": visible}
+
+
+def test_a_backs_corner_gives_a_none_box_where_a_face_would_have_its_index():
+    # An upright back from (100, 100) to (200, 240); an index would sit ~11% in from a corner.
+    lab = {"cards": [], "objects": [_back([[100, 100], [200, 100], [200, 240], [100, 240]])]}
+    corners = set()
+    for seed in range(40):
+        (box,) = back_corner_boxes(lab, [(12.0, 24.0)], np.random.default_rng(seed))
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        corners.add((round(cx), round(cy)))
+        assert 9 <= box[2] - box[0] <= 16 and 19 <= box[3] - box[1] <= 32  # index-sized
+    assert corners == {(111, 115), (189, 115), (189, 225), (111, 225)}  # every corner, nowhere else
+
+
+def test_no_back_corner_box_on_a_readable_index_or_a_hidden_back():
+    face = {"card": "5H", "indices": [{"box_xyxy": [105, 105, 117, 127], "visible_fraction": 1.0}]}
+    lab = {"cards": [face], "objects": [_back([[100, 100], [200, 100], [200, 240], [100, 240]]),
+                                        _back([[300, 300], [400, 300], [400, 440], [300, 440]], visible=0.0)]}
+    found = [back_corner_boxes(lab, [(12.0, 24.0)], np.random.default_rng(seed)) for seed in range(40)]
+    centres = {(round((b[0] + b[2]) / 2), round((b[1] + b[3]) / 2)) for boxes in found for b in boxes}
+    assert (111, 115) not in centres and centres  # the corner under the 5H's index is skipped
+    assert all(b[0] < 300 for boxes in found for b in boxes)  # the hidden back gives none
 
 
 def test_size_spec_rejects_nonsense():

@@ -222,7 +222,40 @@ def classifier_crops(sample: Sample, rng: np.random.Generator) -> list[tuple[str
         c = square_crop(img, box, rng)
         if c is not None:
             out.append((NONE_CLASS, c))
+    # Last, so the crops above stay what they were for the same seed.
+    for box in back_corner_boxes(lab, sizes, rng):
+        c = square_crop(img, box, rng)
+        if c is not None:
+            out.append((NONE_CLASS, c))
     return out
+
+
+# Where an index sits on a face, as a fraction of the card's two edges from its corner.
+INDEX_CORNER_OFFSET = 0.11
+MAX_BACK_CORNERS = 3
+
+
+def back_corner_boxes(lab: dict, sizes: list[tuple[float, float]], rng: np.random.Generator) -> list[tuple]:
+    """Index-sized boxes at a random corner of a few card backs, where a face's index would be.
+
+    Why: the detector fires on a back's corner (a patterned field's edge where an index would be),
+    and the ``none`` crops drawn around a back's middle rarely show one: held-out decks' backs read
+    as a red ace or three at 0.99. Corners under a readable index are skipped."""
+    boxes = []
+    # Backs lie in piles, mostly hidden; whatever covers a corner (another back, a face's body) is
+    # not an index either. A few per scene: a pile's backs share their corners.
+    backs = [o for o in lab["objects"] if o["kind"] == "back" and o["visible_fraction"] > 0.02]
+    for j in rng.permutation(len(backs))[:MAX_BACK_CORNERS]:
+        q = np.asarray(backs[j]["corners"], np.float64)  # the card's corners in order round the card
+        i = int(rng.integers(4))
+        a, b, d = q[i], q[(i + 1) % 4], q[(i - 1) % 4]
+        cx, cy = a + INDEX_CORNER_OFFSET * (b - a) + INDEX_CORNER_OFFSET * (d - a)
+        bw, bh = sizes[int(rng.integers(len(sizes)))]
+        k = rng.uniform(0.8, 1.3)
+        if _near_index(lab, cx, cy):
+            continue
+        boxes.append((cx - bw * k / 2, cy - bh * k / 2, cx + bw * k / 2, cy + bh * k / 2))
+    return boxes
 
 
 def _near_index(lab: dict, x: float, y: float) -> bool:
@@ -399,4 +432,4 @@ def held_out_decks_present() -> list[str]:
 
 
 __all__ = ["SizeSpec", "Sample", "render_sample", "render_dataset", "yolo_lines", "classifier_crops",
-           "square_crop", "write_data_yaml", "CLASS_NAMES", "SCENE_TYPES", "SPLITS"]
+           "square_crop", "back_corner_boxes", "write_data_yaml", "CLASS_NAMES", "SCENE_TYPES", "SPLITS"]
