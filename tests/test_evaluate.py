@@ -75,6 +75,31 @@ def test_synth_card_with_no_readable_index_is_optional(tmp_path):
     assert with_buried.false_cards == 0
 
 
+def test_synthetic_scenes_break_down_by_deck(tmp_path):
+    for name, deck, cards in (("s1", "gnome-plastic", ["2C", "3C"]), ("s2", "gnome-plastic", ["4C", "5C"]),
+                              ("s3", "kde-standard", ["6D", "7D"])):
+        _photo(tmp_path / f"{name}.jpg")
+        label = {"image": f"{name}.jpg", "deck": deck,
+                 "cards": [{"card": c, "face_up": True, "readable": True} for c in cards]}
+        (tmp_path / f"{name}.json").write_text(json.dumps(label))
+    report = evaluate(load_labelled(tmp_path), _reader({"s1.jpg": "2S 3C", "s2.jpg": "4C 5C",  # 2C read as 2S
+                                                        "s3.jpg": "6D 7D"}), "synth")
+    decks = report.by_deck()
+    assert list(decks) == ["gnome-plastic", "kde-standard"]
+    assert decks["gnome-plastic"].card_accuracy == pytest.approx(3 / 4)
+    assert decks["gnome-plastic"].hand_accuracy == pytest.approx(1 / 2)
+    assert decks["gnome-plastic"].false_cards == 1
+    assert decks["kde-standard"].card_accuracy == 1.0
+    assert "gnome-plastic" in report.table() and "kde-standard" in report.table()
+    assert report.as_dict()["by_deck"]["gnome-plastic"]["false_cards"] == 1
+
+
+def test_a_set_without_decks_prints_no_deck_table(csv_set):
+    report = evaluate(load_labelled(csv_set), _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S 4S",
+                                                      "c.jpg": "9H 10H JH QH KH"}), "fake")
+    assert report.by_deck() == {} and "by deck" not in report.table()
+
+
 def test_folder_without_labels_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="no cards.csv"):
         load_labelled(tmp_path)

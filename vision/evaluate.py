@@ -45,6 +45,8 @@ class LabelledPhoto:
     cards: frozenset[Card]
     optional: frozenset[Card] = frozenset()
     """Cards in the photo that need not be read (no index readable); never counted as false."""
+    deck: str | None = None
+    """The deck design, where the label names it (synthetic scenes): the report breaks down by it."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,15 @@ class EvalReport:
         return {"card_accuracy": _ratio_interval(correct, cards, draws, seed),
                 "hand_accuracy": _ratio_interval(right, np.ones_like(right), draws, seed)}
 
+    def by_deck(self) -> dict[str, EvalReport]:
+        """One report per deck design named in the labels (empty when none is): held-out decks differ
+        far more from one another than photos of one deck do, so the mean hides the weak one."""
+        decks: dict[str, EvalReport] = {}
+        for r in self.results:
+            if r.photo.deck is not None:
+                decks.setdefault(r.photo.deck, EvalReport(r.photo.deck)).results.append(r)
+        return dict(sorted(decks.items()))
+
     def confusions(self) -> Counter[tuple[str, str]]:
         """(labelled, read) pairs for photos where a card was swapped for another of the same photo slot.
 
@@ -132,6 +143,11 @@ class EvalReport:
             f"  false cards         {self.false_cards}",
             f"  median ms / photo   {ms[len(ms) // 2]:.0f}",
         ]
+        decks = self.by_deck()
+        if len(decks) > 1:
+            lines.append("  by deck             photos  cards  per-card  fully right  false")
+            lines += [f"    {name:<18}{len(d.results):>6}{d.cards:>7}{100 * d.card_accuracy:>9.1f}%"
+                      f"{100 * d.hand_accuracy:>12.1f}%{d.false_cards:>7}" for name, d in decks.items()]
         conf = self.confusions().most_common(15)
         if conf:
             lines.append("  confusions (labelled -> read, count): "
@@ -144,6 +160,9 @@ class EvalReport:
                 "card_accuracy": self.card_accuracy, "hand_accuracy": self.hand_accuracy,
                 "card_accuracy_95": list(ci["card_accuracy"]), "hand_accuracy_95": list(ci["hand_accuracy"]),
                 "false_cards": self.false_cards,
+                "by_deck": {name: {"photos": len(d.results), "cards": d.cards, "card_accuracy": d.card_accuracy,
+                                   "hand_accuracy": d.hand_accuracy, "false_cards": d.false_cards}
+                            for name, d in self.by_deck().items()},
                 "confusions": [[a, b, n] for (a, b), n in self.confusions().most_common()]}
 
 
@@ -237,7 +256,7 @@ def load_labelled(folder: str | Path) -> list[LabelledPhoto]:
         required = [c["card"] for c in faces if c.get("readable", True)]
         optional = [c["card"] for c in faces if not c.get("readable", True)]
         photos.append(LabelledPhoto(lab.parent / data["image"], frozenset(parse_cards(required)),
-                                    frozenset(parse_cards(optional))))
+                                    frozenset(parse_cards(optional)), data.get("deck")))
     if not photos:
         raise ValueError(f"{folder} has no cards.csv and no synth label files")
     return photos
