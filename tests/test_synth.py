@@ -367,6 +367,18 @@ def test_no_back_corner_box_on_a_readable_index_or_a_hidden_back():
     assert all(b[0] < 300 for boxes in found for b in boxes)  # the hidden back gives none
 
 
+def test_back_corner_crops_are_extra_none_crops_and_leave_the_others_as_they_were(tmp_path):
+    def crops(out, back_corners):
+        render_dataset(out, 3, seed=4, split="train", workers=1, progress=False, decks=[TRAIN_DECK],
+                       scene_type="crib", back_corners=back_corners)
+        return {p.relative_to(out / "cls"): p.read_bytes() for p in (out / "cls").rglob("*.jpg")}
+
+    plain, with_backs = crops(tmp_path / "plain", False), crops(tmp_path / "backs", True)
+    assert all(with_backs[k] == v for k, v in plain.items())  # the same crops, byte for byte
+    extra = set(with_backs) - set(plain)
+    assert extra and all(k.parts[1] == "none" for k in extra)
+
+
 def test_size_spec_rejects_nonsense():
     assert SizeSpec.parse("640:2000") == SizeSpec(640, 2000)
     for bad in ("abc", "2000:640", "10", "640:2000:3"):

@@ -24,6 +24,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="only this kind of scene (default: all, weighted like real use)")
     p.add_argument("--cards", action="store_true", help="also label whole cards as YOLO class 1")
     p.add_argument("--no-crops", action="store_true", help="skip the classifier crops (cls/)")
+    p.add_argument("--back-corners", action="store_true",
+                   help="also 'none' crops at the corners of card backs (the other crops stay the same)")
     p.add_argument("--sheet", default=None, metavar="SHEET.jpg", help="write a contact sheet of the scenes")
     p.add_argument("--check", action="store_true",
                    help="draw the labels (read back from the label files) on the contact sheet")
@@ -46,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     if args.n:
         decks = [d.strip() for d in args.decks.split(",") if d.strip()] if args.decks else None
         results, rate = render_dataset(out, args.n, args.seed, args.split, args.size, args.workers,
-                                       args.cards, not args.no_crops, decks=decks, scene_type=args.scene)
+                                       args.cards, not args.no_crops, decks=decks, scene_type=args.scene,
+                                       back_corners=args.back_corners)
         by_split = Counter(r[0] for r in results)
         by_type = Counter(r[2] for r in results)
         print(f"wrote {len(results)} scenes to {out} ("

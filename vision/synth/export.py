@@ -170,8 +170,10 @@ def square_crop(img: np.ndarray, box, rng: np.random.Generator) -> np.ndarray | 
     return crop
 
 
-def classifier_crops(sample: Sample, rng: np.random.Generator) -> list[tuple[str, np.ndarray]]:
-    """(class, crop) pairs: readable indices as their card, and ``none`` from everything else."""
+def classifier_crops(sample: Sample, rng: np.random.Generator,
+                     back_corners: bool = False) -> list[tuple[str, np.ndarray]]:
+    """(class, crop) pairs: readable indices as their card, and ``none`` from everything else
+    (with ``back_corners``, also from the corners of card backs: :func:`back_corner_boxes`)."""
     lab, img = sample.label, sample.image
     H, W = img.shape[:2]
     out = []
@@ -222,8 +224,9 @@ def classifier_crops(sample: Sample, rng: np.random.Generator) -> list[tuple[str
         c = square_crop(img, box, rng)
         if c is not None:
             out.append((NONE_CLASS, c))
-    # Last, so the crops above stay what they were for the same seed.
-    for box in back_corner_boxes(lab, sizes, rng):
+    # Last, and only when asked, so the crops above stay what they were for the same seed (the
+    # shipped models trained on crops without them; their retraining renders the same bytes).
+    for box in back_corner_boxes(lab, sizes, rng) if back_corners else ():
         c = square_crop(img, box, rng)
         if c is not None:
             out.append((NONE_CLASS, c))
@@ -293,6 +296,7 @@ class Job:
     deck: str | None = None
     scene_type: str | None = None
     decks: tuple[str, ...] | None = None
+    back_corners: bool = False
 
 
 def run_job(job: Job) -> tuple[str, str, str]:
@@ -306,7 +310,7 @@ def run_job(job: Job) -> tuple[str, str, str]:
     (lab_dir / f"{s.stem}.txt").write_text("\n".join(yolo_lines(s.label, job.with_cards)) + "\n")
     if job.crops:
         crng = np.random.default_rng([job.seed, _SPLIT_IDS[job.split], job.number, 7])
-        for k, (cls, crop) in enumerate(classifier_crops(s, crng)):
+        for k, (cls, crop) in enumerate(classifier_crops(s, crng, job.back_corners)):
             path = out / "cls" / job.split / cls / f"{s.stem}_{k:02d}.jpg"
             cv2.imwrite(str(path), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
     return job.split, s.stem, s.label["scene_type"]
@@ -319,7 +323,8 @@ def _worker_init() -> None:
 
 def plan_jobs(out: Path, n: int, seed: int, split: str | None, size: SizeSpec, with_cards: bool = False,
               crops: bool = True, val_share: float = 0.1, test_share: float = 0.05,
-              decks: Iterable[str] | None = None, scene_type: str | None = None) -> list[Job]:
+              decks: Iterable[str] | None = None, scene_type: str | None = None,
+              back_corners: bool = False) -> list[Job]:
     """``n`` jobs in one split, or spread over train/val/test when no split is named."""
     decks = tuple(decks) if decks is not None else None
     if split:
@@ -338,7 +343,8 @@ def plan_jobs(out: Path, n: int, seed: int, split: str | None, size: SizeSpec, w
     counts = {sp: c for sp, c in counts.items() if c}
     for sp in counts:
         split_pool(sp, decks)  # fail now, not in a worker
-    return [Job(str(out), seed, sp, i, size, with_cards, crops, decks=decks, scene_type=scene_type)
+    return [Job(str(out), seed, sp, i, size, with_cards, crops, decks=decks, scene_type=scene_type,
+                back_corners=back_corners)
             for sp, c in counts.items() for i in range(c)]
 
 
@@ -418,10 +424,11 @@ def run_jobs(jobs: list[Job], workers: int = 2, progress: bool = True) -> tuple[
 
 def render_dataset(out: Path, n: int, seed: int, split: str | None = None, size: str = "640", workers: int = 2,
                    with_cards: bool = False, crops: bool = True, progress: bool = True,
-                   decks: Iterable[str] | None = None, scene_type: str | None = None) -> tuple[list, float]:
+                   decks: Iterable[str] | None = None, scene_type: str | None = None,
+                   back_corners: bool = False) -> tuple[list, float]:
     """Render ``n`` scenes into ``out`` (YOLO + classifier layouts) and write data.yaml."""
     jobs = plan_jobs(out, n, seed, split, SizeSpec.parse(size), with_cards, crops, decks=decks,
-                     scene_type=scene_type)
+                     scene_type=scene_type, back_corners=back_corners)
     results, rate = run_jobs(jobs, workers, progress)
     write_data_yaml(out, with_cards)
     return results, rate
