@@ -81,9 +81,27 @@ def test_naming_a_held_out_deck_for_training_is_refused():
         render_sample(0, "train", 0, SIZE, decks=[HELD_OUT_PROC])
 
 
-def test_eval_only_deck_is_not_an_engine_deck():
-    names = " ".join(d.path for d in deckmod.all_decks())
-    assert "younestouati" not in names
+def test_eval_only_deck_is_in_no_train_val_or_test_split():
+    eval_names = {d.name for d in deckmod.EVAL_DECKS}
+    assert "younestouati" in " ".join(d.path for d in deckmod.EVAL_DECKS)
+    assert "younestouati" not in " ".join(d.path for d in deckmod.all_decks())
+    for split in ("train", "val", "test"):
+        assert not eval_names & set(deckmod.deck_names(split))
+    assert set(deckmod.deck_names("eval")) <= eval_names
+
+
+def test_naming_the_eval_only_deck_for_training_is_refused():
+    for kwargs in ({"decks": ["npm-younestouati"]}, {"deck": "npm-younestouati"}):
+        with pytest.raises(ValueError, match="eval-only"):
+            render_sample(0, "train", 0, SIZE, **kwargs)
+
+
+@pytest.mark.skipif(not deckmod.EVAL_DECKS[0].available, reason="the eval-only npm deck is not installed")
+def test_the_eval_split_renders_the_eval_only_deck_and_never_writes_crops(tmp_path):
+    render_dataset(tmp_path, 1, seed=3, split="eval", workers=1, progress=False)  # crops asked for
+    (label,) = (tmp_path / "yolo" / "images" / "eval").glob("*.json")
+    assert json.loads(label.read_text())["deck"] == "npm-younestouati"
+    assert not list(tmp_path.rglob("cls/**/*.jpg"))
 
 
 @pytest.mark.skipif(not deckmod.GNOME_DIR.exists(), reason="gnome-cards-data is not installed")

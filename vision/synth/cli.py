@@ -14,8 +14,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="output folder (yolo/ and cls/ are written inside)")
     p.add_argument("--n", type=int, default=100, help="number of scenes to render")
     p.add_argument("--seed", type=int, default=0, help="seed: same seed, same images, byte for byte")
-    p.add_argument("--split", choices=("train", "val", "test"), default=None,
-                   help="render into one split (test = held-out decks only); default: 85/10/5 train/val/test")
+    p.add_argument("--split", choices=("train", "val", "test", "eval"), default=None,
+                   help="render into one split (test = held-out decks only; eval = the eval-only deck, "
+                        "never trained or tuned on, no crops); default: 85/10/5 train/val/test")
     p.add_argument("--size", default="640", help="long side in px: N, or LO:HI for a random size per image")
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     p.add_argument("--decks", default=None, metavar="A,B,...",

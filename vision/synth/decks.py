@@ -64,7 +64,8 @@ class DeckSpec:
     path: str = ""
     """The SVG(Z) file, or the folder of per-card SVG files."""
     ids: str = ""
-    """How a card's SVG element or file is named: ``gnome``, ``kde`` or ``files``."""
+    """How a card's SVG element or file is named: ``gnome``, ``kde``, ``files`` (``AS.svg``, back one
+    folder up) or ``numbered`` (``1s.svg``, ``back.svg`` beside them)."""
     params: dict = field(default_factory=dict, hash=False, compare=False)
     """Procedural drawing parameters, or overrides for the index finder (``gap``, ``zone``)."""
 
@@ -78,6 +79,8 @@ class DeckSpec:
         if self.ids == "files":
             sym = {1: "A", 10: "T", JACK: "J", QUEEN: "Q", KING: "K"}.get(card.rank, str(card.rank))
             return f"{sym}{card.suit.value}.svg"
+        if self.ids == "numbered":
+            return f"{card.rank}{card.suit.value.lower()}.svg"
         raise ValueError(f"deck {self.name} has no element ids")
 
     @property
@@ -137,8 +140,13 @@ SVG_DECKS: tuple[DeckSpec, ...] = (
 HELD_OUT_DECKS: tuple[str, ...] = ("gnome-plastic", "kde-standard", "npm-heruka-2color", "npm-heruka-4color",
                                    "proc-slab")
 
-# Reserved for independent evaluation: the engine never renders it into any split.
+# Reserved for independent evaluation: never trained or tuned on, so that one deck measures how
+# the recognizer reads a design nobody has looked at (the held-out decks above have been looked at
+# while choosing models). Not in all_decks(): only the "eval" split renders it, without crops.
 EVAL_ONLY_SOURCES: tuple[str, ...] = ("@younestouati/playing-cards-standard-deck",)
+EVAL_DECKS: tuple[DeckSpec, ...] = (
+    DeckSpec("npm-younestouati", "npm", str(NPM_DIR / EVAL_ONLY_SOURCES[0] / "cards"), "numbered"),
+)
 
 
 def all_decks() -> list[DeckSpec]:
@@ -149,17 +157,20 @@ def all_decks() -> list[DeckSpec]:
 
 
 def deck_names(split: str) -> list[str]:
-    """Decks a split may draw from: ``train``/``val`` never see :data:`HELD_OUT_DECKS`; ``test`` sees only them."""
+    """Decks a split may draw from: ``train``/``val`` never see :data:`HELD_OUT_DECKS`; ``test`` sees only
+    them; ``eval`` only :data:`EVAL_DECKS`, which no other split sees."""
+    if split == "eval":
+        return [d.name for d in EVAL_DECKS if d.available]
     names = [d.name for d in all_decks()]
     if split == "test":
         return [n for n in names if n in HELD_OUT_DECKS]
     if split in ("train", "val"):
         return [n for n in names if n not in HELD_OUT_DECKS]
-    raise ValueError(f"unknown split {split!r} (train, val or test)")
+    raise ValueError(f"unknown split {split!r} (train, val, test or eval)")
 
 
 def get_deck_spec(name: str) -> DeckSpec:
-    for d in all_decks():
+    for d in (*all_decks(), *EVAL_DECKS):
         if d.name == name:
             return d
     raise ValueError(f"unknown or uninstalled deck {name!r}")
@@ -191,10 +202,11 @@ def _trim_alpha(img: np.ndarray) -> np.ndarray:
 def _render_svg_deck(spec: DeckSpec, width: int) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Faces (Card.index order) and backs, BGRA, each resized to the deck's common size."""
     def source(card_or_back: Card | str) -> tuple[str, str | None]:
-        if spec.ids == "files":
+        if spec.ids in ("files", "numbered"):
             name = "back.svg" if card_or_back == "back" else spec.element_id(card_or_back)
             folder = Path(spec.path)
-            return str((folder.parent if name == "back.svg" else folder) / name), None
+            backs_in = folder.parent if spec.ids == "files" else folder
+            return str((backs_in if name == "back.svg" else folder) / name), None
         return spec.path, "back" if card_or_back == "back" else spec.element_id(card_or_back)
 
     probe_path, probe_id = source(Card.parse("AS"))
@@ -501,5 +513,5 @@ def card_names() -> list[str]:
     return [str(Card.from_index(i)) for i in range(52)]
 
 
-__all__ = ["DeckSpec", "DeckArt", "HELD_OUT_DECKS", "EVAL_ONLY_SOURCES", "SVG_DECKS", "all_decks",
+__all__ = ["DeckSpec", "DeckArt", "HELD_OUT_DECKS", "EVAL_ONLY_SOURCES", "EVAL_DECKS", "SVG_DECKS", "all_decks",
            "deck_names", "load_deck", "build_deck", "build_all", "find_index_boxes", "cache_dir", "SUITS"]

@@ -23,8 +23,8 @@ from vision.synth.decks import HELD_OUT_DECKS, build_all, card_names, deck_names
 from vision.synth.photo import develop, jpeg
 from vision.synth.scene import MIN_LEGIBLE_INDEX_PX, SCENE_TYPES, labels, make_camera, make_scene, render
 
-SPLITS = ("train", "val", "test")
-_SPLIT_IDS = {"train": 0, "val": 1, "test": 2}
+SPLITS = ("train", "val", "test", "eval")
+_SPLIT_IDS = {"train": 0, "val": 1, "test": 2, "eval": 3}
 NONE_CLASS = "none"
 CLASS_NAMES = [*card_names(), NONE_CLASS]
 # Detector labels: an index at least this visible gets a box; the rest is background.
@@ -79,7 +79,7 @@ def split_pool(split: str, only: Iterable[str] | None = None) -> list[str]:
         names = [n for n in names if n in only]
         if not names:
             raise ValueError(f"none of the decks {only} may be used in the {split} split "
-                             f"(held-out decks only in test, never in train/val)")
+                             f"(held-out decks only in test, the eval-only deck only in eval)")
     return names
 
 
@@ -104,6 +104,8 @@ def render_sample(seed: int, split: str, number: int, size: SizeSpec, deck: str 
                   scene_type: str | None = None, decks: Iterable[str] | None = None) -> Sample:
     """One labelled photo, fully determined by its arguments (``decks`` narrows the split's pool)."""
     rng = image_rng(seed, split, number)
+    if deck is not None:
+        split_pool(split, [deck])  # a named deck keeps to its split too
     deck = deck or choose_deck(rng, split, decks)
     spec = make_scene(rng, deck, scene_type)
     W, H = size.draw(rng)
@@ -327,6 +329,8 @@ def plan_jobs(out: Path, n: int, seed: int, split: str | None, size: SizeSpec, w
               back_corners: bool = False) -> list[Job]:
     """``n`` jobs in one split, or spread over train/val/test when no split is named."""
     decks = tuple(decks) if decks is not None else None
+    # The eval-only deck never yields classifier crops, so none can find its way into training.
+    crops = crops and split != "eval"
     if split:
         counts = {split: n}
     else:
