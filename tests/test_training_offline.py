@@ -135,11 +135,18 @@ def test_training_export_and_inference_run_with_the_network_off(tiny_set, offlin
     assert (tmp_path / "runs" / "classifier-ft-init.pt").exists()
     assert json.loads((models / "classifier2.json").read_text())["glyph_aug"] is True
 
+    # A soup of the two (vision.soup): one network with their weights averaged, as a third classifier.
+    _train("vision.soup",
+           [str(tmp_path / "runs" / run / "weights" / "last.pt") for run in ("classifier", "classifier-ft")]
+           + ["--out", str(models / "classifier3.onnx"), "--checkpoint", str(tmp_path / "soup.pt")],
+           env, prefix)
+    assert len(json.loads((models / "classifier3.json").read_text())["soup"]) == 2
+
     attempts = log.read_text().splitlines() if log.exists() else []
     assert attempts == [], f"training tried to reach the network: {attempts}"
     assert (tmp_path / "runs" / "detector" / "weights" / "last.pt").exists(), "no checkpoint to resume from"
 
-    # The runtime: onnxruntime + OpenCV only, on the exported models (the fine-tuned classifier second).
+    # The runtime: onnxruntime + OpenCV only, on the exported models (the fine-tune second, the soup third).
     detector_meta = json.loads((models / "detector.json").read_text())
     classifier_meta = json.loads((models / "classifier.json").read_text())
     assert detector_meta["imgsz"] == 160 and detector_meta["names"] == ["index"]
