@@ -123,8 +123,9 @@ $PY -m vision.det_data --out data/detmix data/det/yolo@1200/150 data/det2/yolo@1
 step "11. randomized decks: a 96 px classifier fine-tuned on 160 generated designs"
 # Real crops harvested again with the models as shipped before this step.
 models_dir runs/round3 detector-mix classifier-96 classifier-96mix
-RAND_DECKS=$($PY -c "from vision.synth.procedural import RANDOM_DECKS; print(','.join(d.name for d in RANDOM_DECKS if 'chunky' not in d.name))")
-CHUNKY_DECKS=$($PY -c "from vision.synth.procedural import RANDOM_DECKS; print(','.join(d.name for d in RANDOM_DECKS if 'chunky' in d.name))")
+deck_list() { $PY -c "from vision.synth import procedural as p; print(','.join(d.name for d in p.$1))"; }
+RAND_DECKS=$(deck_list RANDOM_PLAIN_DECKS)
+CHUNKY_DECKS=$(deck_list RANDOM_CHUNKY_DECKS)
 ALL_TRAIN_DECKS=$($PY -c "from vision.synth.decks import deck_names; print(','.join(n for n in deck_names('train') if not n.startswith('proc-rand-')))")
 [ -d data/rp/cls/train ] || .venv/bin/cribcount synth --out data/rp --n 2400 --seed 301 --split train --size 800:2200 --decks "$RAND_DECKS"
 [ -d data/rp2/cls/train ] || .venv/bin/cribcount synth --out data/rp2 --n 2400 --seed 304 --split train --size 800:2200 --decks "$RAND_DECKS"
@@ -149,7 +150,7 @@ $PY -m vision.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=
 
 step "12. the randomized decks at low resolution too: two more fine-tunes, models/classifier.onnx and classifier2.onnx"
 # Step 11's scenes were 800-2200 px: these reach down to 600 px, where held-out renders put
-# an index in 15 px. The chunky-club designs go in with the others (this is RANDOM_DECKS in order).
+# an index in 15 px. The chunky-club designs go in with the others.
 ALL_RAND_DECKS="$RAND_DECKS,$CHUNKY_DECKS"
 [ -d data/rpA/cls/train ] || .venv/bin/cribcount synth --out data/rpA --n 2400 --seed 307 --split train --size 600:2000 --decks "$ALL_RAND_DECKS"
 [ -d data/oldA/cls/train ] || .venv/bin/cribcount synth --out data/oldA --n 800 --seed 308 --split train --size 600:2000 --decks "$ALL_TRAIN_DECKS"

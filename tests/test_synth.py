@@ -148,7 +148,7 @@ def test_a_suit_font_deck_draws_that_fonts_club_and_spade():
 
 
 def test_randomized_decks_are_the_same_on_every_machine_and_train_only():
-    from vision.synth.procedural import RANDOM_DECKS, RANK_FONTS, random_deck_params
+    from vision.synth.procedural import RANDOM_DECKS, RANDOM_SIDE_DECKS, RANK_FONTS, random_deck_params
 
     names = [d.name for d in RANDOM_DECKS]
     assert len(set(names)) == len(names) >= 100
@@ -159,6 +159,8 @@ def test_randomized_decks_are_the_same_on_every_machine_and_train_only():
     assert not set(names) & set(deckmod.deck_names("test"))
     chunky = [d for d in RANDOM_DECKS if "chunky" in d.name]
     assert chunky and all("suit_shape" in d.params for d in chunky)
+    beside = [d for d in RANDOM_SIDE_DECKS if d.params["layout"] == "side"]
+    assert len(RANDOM_SIDE_DECKS) / 3 < len(beside) < len(RANDOM_SIDE_DECKS)  # about half, not all
     slab = deckmod.get_deck_spec(HELD_OUT_PROC).params["font"]
     assert slab not in RANK_FONTS  # no randomized deck copies the held-out procedural face
 

@@ -82,8 +82,6 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as e:
         p.error(str(e))
     pt = a.checkpoint or Path("runs") / "soup" / f"{a.out.stem}.pt"
-    if pt.with_suffix(".onnx").resolve() == a.out.resolve():
-        p.error("--out must not be the checkpoint's own .onnx (the export writes that file first)")
     pt.parent.mkdir(parents=True, exist_ok=True)
     torch.save(soup, pt)
     imgsz = int((soup.get("train_args") or {}).get("imgsz", 96))

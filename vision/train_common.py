@@ -116,7 +116,8 @@ def export_onnx(checkpoint: Path, out: Path, imgsz: int, metadata: dict) -> Path
     model = YOLO(str(checkpoint))
     produced = Path(model.export(format="onnx", imgsz=imgsz, dynamic=True, simplify=True, opset=17))
     out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(produced, out)
+    if produced.resolve() != out.resolve():
+        shutil.copyfile(produced, out)
     names = model.names if isinstance(model.names, dict) else dict(enumerate(model.names))
     meta = {"imgsz": imgsz, "names": [names[i] for i in sorted(names)], **metadata}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
