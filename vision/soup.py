@@ -1,16 +1,17 @@
 """A model soup: the weights of several fine-tunes of one network, averaged (training only).
 
 Fine-tunes that start from the same checkpoint stay in one basin of the loss, so the average
-of their weights is itself a good network, and on designs none of them saw it reads better
-than any one of them (Wortsman et al., "Model soups", 2022): each fine-tune overfits its own
-data and seed a little differently, and the average keeps what they agree on. Unlike an
-ensemble it costs nothing at run time: one network, one pass.
+of their weights is itself a good network, often better than any one of them on data none of
+them saw (Wortsman et al., "Model soups", 2022): each fine-tune overfits its own data and seed a
+little differently, and the average keeps what they agree on. Here a soup of four fine-tunes
+read more cards of unseen deck designs than any of them (models/README.md, Model soups). Unlike
+an ensemble it costs nothing at run time: one network, one pass.
 
 Every tensor of the checkpoints' networks is averaged, BatchNorm running statistics too (the
-ingredients' statistics are near one another, and the soup's are their mean). The checkpoints
-must be one architecture: same parameter names and shapes, same classes.
+ingredients' statistics are near one another; measuring the soup's own on training crops read
+worse). The checkpoints must be one architecture: same parameter names and shapes, same classes.
 
-    python -m vision.soup --out models/classifier.onnx runs/a/weights/best.pt runs/b/weights/best.pt
+    python -m vision.soup runs/a/weights/best.pt runs/b/weights/best.pt --out runs/export/classifier-soup.onnx
 """
 
 from __future__ import annotations
