@@ -56,10 +56,11 @@ def average_checkpoints(paths: list[Path]) -> dict:
 
 def architecture(checkpoint: dict) -> dict:
     """Task, depth and width of a checkpoint's network, for the sidecar (``vision.onnx_init`` reads them)."""
+    from ultralytics.nn.tasks import guess_model_task
+
     net = checkpoint["model"]
     (depth, width, _max_channels), = net.yaml["scales"].values()
-    task = "classify" if type(net).__name__ == "ClassificationModel" else "detect"
-    return {"task": task, "depth": depth, "width": width}
+    return {"task": guess_model_task(net), "depth": depth, "width": width}
 
 
 def main(argv: list[str] | None = None) -> int:
