@@ -7,7 +7,8 @@ import pytest
 
 from scorer.cards import Card
 from vision.cls_data import Source, main as cls_data_main, merge
-from vision.real_crops import assign, main as real_crops_main, mirror_votes, split_of
+from vision.detections import Detections
+from vision.real_crops import assign, main as real_crops_main, middle_boxes, mirror_votes, split_of
 
 C5, C9 = Card.parse("5H"), Card.parse("9C")
 UPRIGHT = np.array([100, 100, 200, 250], np.float32)  # portrait card box: 100 wide, 150 tall
@@ -72,6 +73,36 @@ def test_real_crops_refuse_the_validation_set(tmp_path, capsys):
     assert "validation only" in capsys.readouterr().err
 
 
+def found_indices(*boxes: np.ndarray) -> tuple[Detections, list]:
+    xyxy = np.stack(boxes)
+    cards = [(C5, UPRIGHT)]
+    return Detections(xyxy=xyxy, confidence=np.ones(len(xyxy), np.float32)), [assign(b, cards) for b in xyxy]
+
+
+def test_pip_crops_come_from_the_middle_of_the_card_at_its_index_size():
+    found, owners = found_indices(box_around(110, 112), box_around(190, 238))
+    boxes = middle_boxes([(C5, UPRIGHT)], found, owners, 40, np.random.default_rng(0))
+    assert len(boxes) > 10
+    for b in boxes:
+        cx, cy, side = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, b[2] - b[0]
+        assert assign(box_around(cx, cy), [(C5, UPRIGHT)]) is None  # in the middle: a pip
+        assert 16 * 0.8 * 1.2 - 1e-3 <= side <= 16 * 1.3 * 1.8 + 1e-3  # this photo's index size, with crop margins
+
+
+def test_a_pip_crop_never_takes_in_an_index():
+    found, owners = found_indices(box_around(110, 112), box_around(190, 238), box_around(150, 175, 20))
+    owners[2] = C9  # say the detector vouched for an index in the middle (another card lying over it)
+    boxes = middle_boxes([(C5, UPRIGHT)], found, owners, 40, np.random.default_rng(0))
+    assert not any(b[0] < 170 and b[2] > 130 and b[1] < 195 and b[3] > 155 for b in boxes)
+
+
+def test_no_pip_crops_where_two_card_boxes_overlap_or_without_an_index_to_size_them():
+    found, owners = found_indices(box_around(110, 112))
+    assert middle_boxes([(C5, UPRIGHT), (C9, UPRIGHT + 5)], found, owners, 20, np.random.default_rng(0)) == []
+    found, owners = found_indices(box_around(400, 400))  # clutter only: no index size to go by
+    assert middle_boxes([(C5, UPRIGHT)], found, owners, 20, np.random.default_rng(0)) == []
+
+
 def crop_set(root: Path, files: dict[str, list[str]]) -> Path:
     for rel, names in files.items():
         (root / rel).mkdir(parents=True, exist_ok=True)
@@ -105,7 +136,6 @@ def test_source_spec(spec, repeat):
 
 # -- real photos as detector scenes (vision.real_scenes) ---------------------------------------
 
-from vision.detections import Detections  # noqa: E402
 from vision.real_crops import UprightPhoto  # noqa: E402
 from vision.real_scenes import index_labels, main as real_scenes_main  # noqa: E402
 

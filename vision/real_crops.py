@@ -209,29 +209,69 @@ def labelled_photos(photos: Path) -> Iterator[tuple[Path, np.ndarray, list[tuple
         yield img_path, img, read_card_boxes(label, (w, h), names)
 
 
-def harvest(photos: Path, out: Path, rec: Recognizer, copies: int, seed: int, val_every: int = 10) -> dict[str, int]:
+def middle_boxes(cards: list[tuple[Card, np.ndarray]], found: Detections, owners: list[Card | None | bool],
+                 per_card: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Crop boxes (jittered like :func:`_jittered`) of pips and court figures, never of an index.
+
+    Real photos' false cards are pips read as cards, and the detector offers the classifier only
+    a few hundred real pips to learn ``none`` from. The middle of a card that lies alone there
+    (no other labelled box over it) holds no index whatever its tilt, so boxes drawn there, at the
+    size of this photo's own indices, are real ``none`` crops of the very shapes that fool the
+    classifier. A crop that takes in any part of a detected index (one we vouch for, or one in an
+    overlap) is dropped: an index labelled ``none`` would teach the classifier to miss cards.
+    """
+    indices = [b for b, o in zip(found.xyxy, owners) if o is not None]
+    sides = [max(b[2] - b[0], b[3] - b[1]) for b, o in zip(found.xyxy, owners) if isinstance(o, Card)]
+    if not sides or per_card <= 0:
+        return []
+    side = float(np.median(sides))
+    boxes = []
+    for _, b in cards:
+        for _ in range(per_card):
+            u, v = rng.uniform(-0.25, 0.25, 2)
+            cx, cy = (b[0] + b[2]) / 2 + u * (b[2] - b[0]) / 2, (b[1] + b[3]) / 2 + v * (b[3] - b[1]) / 2
+            if sum(c[0] <= cx <= c[2] and c[1] <= cy <= c[3] for _, c in cards) != 1:
+                continue
+            half = side * rng.uniform(0.8, 1.3) / 2
+            crop = _jittered(np.array([cx - half, cy - half, cx + half, cy + half], np.float32), rng)
+            if not any(_overlap(crop, i) for i in indices):
+                boxes.append(crop)
+    return boxes
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+
+
+def harvest(photos: Path, out: Path, rec: Recognizer, copies: int, seed: int, val_every: int = 10,
+            middle_none: int = 0) -> dict[str, int]:
     rng = np.random.default_rng(seed)
     counts = {"photos": 0, "mirrored": 0, "decided by layout": 0, "decided by classifier": 0,
-              "cards": 0, "none": 0, "ambiguous": 0}
+              "cards": 0, "none": 0, "ambiguous": 0, "middle none": 0}
     for img_path, img, cards in labelled_photos(photos):
         up = upright(rec, img, cards)
         img, found, owners = up.image, up.found, up.owners
         counts["decided by layout" if up.decided_by_layout else "decided by classifier"] += 1
         counts["mirrored"] += up.mirrored
         counts["photos"] += 1
+        split = split_of(img_path.name, val_every)
         for k, (box, owner) in enumerate(zip(found.xyxy, owners)):
             if owner is False:
                 counts["ambiguous"] += 1
                 continue
             name = NONE_CLASS if owner is None else str(owner)
             counts["none" if owner is None else "cards"] += 1
-            split = split_of(img_path.name, val_every)
             for j in range(copies if owner is not None else 1):
-                crop = cut_square(img, _jittered(box, rng), 96)
-                dest = out / split / name / f"{img_path.stem[:40]}_{k:02d}_{j}.jpg"
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(dest), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+                _write_crop(img, _jittered(box, rng), out / split / name / f"{img_path.stem[:40]}_{k:02d}_{j}.jpg")
+        for k, box in enumerate(middle_boxes(up.cards, found, owners, middle_none, rng)):
+            counts["middle none"] += 1
+            _write_crop(img, box, out / split / NONE_CLASS / f"{img_path.stem[:40]}_m{k:02d}.jpg")
     return counts
+
+
+def _write_crop(img: np.ndarray, box: np.ndarray, dest: Path) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(dest), cut_square(img, box, 96), [cv2.IMWRITE_JPEG_QUALITY, 92])
 
 
 def _jittered(box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -252,7 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--models", type=Path, default=MODELS_DIR, help="folder with detector/classifier .onnx + .json")
     p.add_argument("--index-confidence", type=float, default=RecognizerConfig.index_confidence,
                    help="detector score an index needs (the shipped crops: 0.25 in round 1, 0.1 in round 2)")
-    p.add_argument("--copies", type=int, default=3, help="jittered crops per labelled index")
+    p.add_argument("--copies", type=int, default=3, help="jittered crops per labelled index (0: only none crops)")
+    p.add_argument("--middle-none", type=int, default=0,
+                   help="also up to N none crops per labelled card from its middle, where its pips are")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--val-every", type=int, default=10, help="one source photo in N goes to val/ (0: none)")
     a = p.parse_args(argv)
@@ -260,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         print("poker-cards-4 is for validation only; use poker-cards-4-train", file=sys.stderr)
         return 2
     rec = Recognizer(a.models, RecognizerConfig(index_confidence=a.index_confidence, **HARVEST_SETTINGS))
-    counts = harvest(a.photos, a.out, rec, a.copies, a.seed, a.val_every)
+    counts = harvest(a.photos, a.out, rec, a.copies, a.seed, a.val_every, a.middle_none)
     print(", ".join(f"{k} {v}" for k, v in counts.items()))
     return 0
 
