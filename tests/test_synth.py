@@ -19,8 +19,8 @@ pytest.importorskip("PIL", reason="the synth extra (pillow, cairosvg) is not ins
 
 from scorer.cards import Card  # noqa: E402
 from vision.synth import decks as deckmod  # noqa: E402
-from vision.synth.export import (CLASS_NAMES, SizeSpec, back_corner_boxes, choose_deck,  # noqa: E402
-                                 render_dataset, render_sample, yolo_lines)
+from vision.synth.export import (CLASS_NAMES, SizeSpec, back_corner_boxes, back_corner_crops_of,  # noqa: E402
+                                 choose_deck, render_dataset, render_sample, yolo_lines)
 from vision.synth.photo import Focus, develop  # noqa: E402
 from vision.synth.scene import SCENE_TYPES, labels, legible, make_camera, make_scene, render  # noqa: E402
 
@@ -397,6 +397,17 @@ def test_back_corner_crops_are_extra_none_crops_and_leave_the_others_as_they_wer
     assert all(with_backs[k] == v for k, v in plain.items())  # the same crops, byte for byte
     extra = set(with_backs) - set(plain)
     assert extra and all(k.parts[1] == "none" for k in extra)
+    # and written afterwards from the plain render's saved scenes, the very same bytes
+    assert back_corner_crops_of(tmp_path / "plain", tmp_path / "later") == len(extra)
+    later = {p.relative_to(tmp_path / "later"): p.read_bytes() for p in (tmp_path / "later").rglob("*.jpg")}
+    assert sorted(later.values()) == sorted(with_backs[k] for k in extra)
+
+
+def test_cli_back_corners_of_a_folder_without_scenes_is_an_error(tmp_path, capsys):
+    from api.cli import main
+
+    assert main(["synth", "--out", str(tmp_path / "out"), "--back-corners-of", str(tmp_path)]) == 2
+    assert "no yolo/images/" in capsys.readouterr().err
 
 
 def test_size_spec_rejects_nonsense():

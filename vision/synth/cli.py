@@ -27,6 +27,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-crops", action="store_true", help="skip the classifier crops (cls/)")
     p.add_argument("--back-corners", action="store_true",
                    help="also 'none' crops at the corners of card backs (the other crops stay the same)")
+    p.add_argument("--back-corners-of", default=None, metavar="SCENES",
+                   help="write only the back-corner 'none' crops of scenes rendered before into --out "
+                        "(as --back-corners would have added them)")
     p.add_argument("--sheet", default=None, metavar="SHEET.jpg", help="write a contact sheet of the scenes")
     p.add_argument("--check", action="store_true",
                    help="draw the labels (read back from the label files) on the contact sheet")
@@ -36,12 +39,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from vision.synth.decks import HELD_OUT_DECKS, all_decks
-    from vision.synth.export import render_dataset
+    from vision.synth.export import back_corner_crops_of, render_dataset
     from vision.synth.sheet import contact_sheet, corner_sheet
 
     if args.n < 0:
         raise ValueError("--n must be >= 0")
     out = Path(args.out)
+    if args.back_corners_of:
+        scenes = Path(args.back_corners_of)
+        if not (scenes / "yolo" / "images").is_dir():
+            raise ValueError(f"--back-corners-of {scenes}: no yolo/images/ of rendered scenes there")
+        print(f"wrote {back_corner_crops_of(scenes, out)} back-corner crops of {scenes} to {out}")
+        return 0
     if args.deck_sheet:
         names = [d.name for d in all_decks()]
         path = corner_sheet(names, Path(args.deck_sheet), tile_px=70, suits=(0,))

@@ -438,9 +438,37 @@ def render_dataset(out: Path, n: int, seed: int, split: str | None = None, size:
     return results, rate
 
 
+def back_corner_crops_of(scenes: Path, out: Path) -> int:
+    """Write only the back-corner ``none`` crops of scenes rendered before, as a crop set of their own.
+
+    Why: the shipped classifiers trained on scene folders rendered without ``--back-corners``;
+    re-rendering them with it would change those folders. The saved photo and label hold
+    everything :func:`classifier_crops` needs, and its generator is seeded per scene, so the crops
+    are the very bytes a render with ``--back-corners`` would have added. Returns how many.
+    """
+    n = 0
+    for split_dir in sorted(p for p in (scenes / "yolo" / "images").iterdir() if p.is_dir()):
+        for js in sorted(split_dir.glob("*.json")):
+            lab = json.loads(js.read_text())
+            img = cv2.imread(str(js.with_suffix(".jpg")))
+            sample = Sample(js.stem, b"", lab, img)
+
+            def crops(back_corners: bool) -> list[tuple[str, np.ndarray]]:
+                rng = np.random.default_rng([lab["seed"], _SPLIT_IDS[lab["split"]], lab["number"], 7])
+                return classifier_crops(sample, rng, back_corners)
+
+            first = len(crops(False))
+            for k, (_, crop) in enumerate(crops(True)[first:], start=first):
+                dest = out / split_dir.name / NONE_CLASS / f"{js.stem}_b{k:02d}.jpg"
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(dest), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+                n += 1
+    return n
+
+
 def held_out_decks_present() -> list[str]:
     return [d for d in HELD_OUT_DECKS if d in deck_names("test")]
 
 
 __all__ = ["SizeSpec", "Sample", "render_sample", "render_dataset", "yolo_lines", "classifier_crops",
-           "square_crop", "back_corner_boxes", "write_data_yaml", "CLASS_NAMES", "SCENE_TYPES", "SPLITS"]
+           "square_crop", "back_corner_boxes", "back_corner_crops_of", "write_data_yaml", "CLASS_NAMES", "SCENE_TYPES", "SPLITS"]
