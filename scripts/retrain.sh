@@ -4,7 +4,7 @@
 # interrupted mid-way continues from runs/<name>/weights/last.pt.
 #
 #   bash scripts/setup.sh --train      # once: torch + ultralytics in .venv
-#   bash scripts/retrain.sh            # about 12 h on two CPU cores
+#   bash scripts/retrain.sh            # about 16 h on two CPU cores
 #
 # Steps (models/README.md says why each is there):
 #   1. synthetic scenes: 4000 at 640 px for the detector, 1200 phone-size ones for sharp crops
@@ -25,8 +25,11 @@
 #  11. 160 randomized procedural decks (rank fonts, suit fonts, drawn suits, chunky clubs): the
 #      second classifier fine-tuned on their scenes, 3 + 2 epochs
 #  12. the same decks down to 600 px: step 11's classifier and its 3-epoch parent each
-#      fine-tuned 2 more epochs; they become the first two of three (step 8's is the third)
-#  13. exported to ONNX in models/
+#      fine-tuned 2 more epochs: the second of three (step 8's is the third), and the first's start
+#  13. four fine-tunes of step 12's first classifier (side-by-side designs, glyph warp, card-back
+#      corners), averaged into one network (a model soup), then one epoch more with real pips and
+#      court figures as `none`: the first of three
+#  14. exported to ONNX in models/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -35,13 +38,13 @@ mkdir -p data/logs runs/export
 
 step() { echo; echo "== $*"; }
 
-# models_dir DIR DETECTOR CLASSIFIER [CLASSIFIER2]: a models folder for the harvesters, from the
-# exports in runs/export (each .onnx with its .json sidecar).
+# models_dir DIR DETECTOR CLASSIFIER [CLASSIFIER2 [CLASSIFIER3]]: a models folder for the harvesters,
+# from the exports in runs/export (each .onnx with its .json sidecar).
 models_dir() {
     local dir=$1 target
     shift
     mkdir -p "$dir"
-    for target in detector classifier classifier2; do
+    for target in detector classifier classifier2 classifier3; do
         [ $# -gt 0 ] || break
         cp "runs/export/$1.onnx" "$dir/$target.onnx"
         cp "runs/export/$1.json" "$dir/$target.json"
@@ -148,7 +151,7 @@ $PY -m vision.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=
     --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 2 --name cls96chunky --resume \
     --init runs/cls96rand2/weights/best.pt --export-to runs/export/classifier-chunky.onnx
 
-step "12. the randomized decks at low resolution too: two more fine-tunes, models/classifier.onnx and classifier2.onnx"
+step "12. the randomized decks at low resolution too: two more fine-tunes, step 13's start and models/classifier2.onnx"
 # Step 11's scenes were 800-2200 px: these reach down to 600 px, where held-out renders put
 # an index in 15 px. The chunky-club designs go in with the others.
 ALL_RAND_DECKS="$RAND_DECKS,$CHUNKY_DECKS"
@@ -166,11 +169,49 @@ $PY -m vision.cls_data --out data/clsA2 rpA=data/rpA/cls rpAv=data/rpAv/cls oldA
     --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 4 --name cls96lo2 --resume \
     --init runs/cls96rand2/weights/best.pt --export-to runs/export/classifier-96lo2.onnx
 
-step "13. ship"
+step "13. four fine-tunes of step 12's first classifier, their soup, and the soup fine-tuned once more: models/classifier.onnx"
+# 120 designs whose suit may stand beside the rank (as gnome-plastic's does), "none" crops at the
+# corners of card backs, and the glyph warp: each one fine-tune of cls96lo, 2 epochs, seed 6.
+SIDE_DECKS=$(deck_list RANDOM_SIDE_DECKS)
+[ -d data/rpS/cls/train ] || .venv/bin/cribcount synth --out data/rpS --n 2400 --seed 310 --split train --size 600:2000 --decks "$SIDE_DECKS"
+[ -d data/rpSv/cls/val ] || .venv/bin/cribcount synth --out data/rpSv --n 150 --seed 311 --split val --size 600:2000 --decks "$SIDE_DECKS"
+mkdir -p data/rpSv/cls/train
+for scenes in rpA rpAv oldA rp3 rp3v rpS rpSv; do
+    [ -d "data/backs_$scenes" ] || .venv/bin/cribcount synth --out "data/backs_$scenes" --back-corners-of "data/$scenes"
+    mkdir -p "data/backs_$scenes/train" "data/backs_$scenes/val"
+done
+A2="rpA=data/rpA/cls rpAv=data/rpAv/cls oldA=data/oldA/cls rp3=data/rp3/cls rp3v=data/rp3v/cls real=data/realcls3:2"
+BACKS="bA=data/backs_rpA bAv=data/backs_rpAv bO=data/backs_oldA b3=data/backs_rp3 b3v=data/backs_rp3v"
+$PY -m vision.cls_data --out data/clsS $A2 rpS=data/rpS/cls rpSv=data/rpSv/cls
+$PY -m vision.cls_data --out data/clsSB $A2 rpS=data/rpS/cls rpSv=data/rpSv/cls $BACKS bS=data/backs_rpS bSv=data/backs_rpSv
+$PY -m vision.cls_data --out data/clsAB $A2 $BACKS
+ingredient() {  # NAME DATA [--glyph-aug]
+    [ -f "runs/export/classifier-96$1.onnx" ] || $PY -m vision.train_classifier --data "data/$2" "${@:3}" \
+        --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 6 --name "cls96$1" --resume \
+        --init runs/cls96lo/weights/best.pt --export-to "runs/export/classifier-96$1.onnx"
+}
+ingredient side clsS
+ingredient glyph clsS --glyph-aug
+ingredient backs clsSB
+ingredient lob clsAB
+mkdir -p runs/soup
+[ -f runs/soup/L4.pt ] || $PY -m vision.soup runs/cls96side/weights/best.pt runs/cls96glyph/weights/best.pt \
+    runs/cls96backs/weights/best.pt runs/cls96lob/weights/best.pt --out runs/soup/L4.onnx --checkpoint runs/soup/L4.pt
+# Real "none" crops of pips and court figures, from the middle of the labelled cards, harvested with
+# the models of steps 10-12 (shipped before this step); then one epoch of the soup at a low rate.
+models_dir runs/round4 detector-mix classifier-96lo classifier-96lo2 classifier-96mix
+[ -d data/realmid/train ] || $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realmid \
+    --models runs/round4 --copies 0 --middle-none 4 --index-confidence 0.1 --seed 19
+$PY -m vision.cls_data --out data/clsABN ab=data/clsAB mid=data/realmid
+[ -f runs/export/classifier-96L4N.onnx ] || $PY -m vision.train_classifier --data data/clsABN \
+    --epochs 1 --imgsz 96 --batch 128 --lr0 0.0002 --warmup-epochs 0.1 --seed 19 --name cls96L4N --resume \
+    --init runs/soup/L4.pt --export-to runs/export/classifier-96L4N.onnx
+
+step "14. ship"
 cp runs/export/detector-mix.onnx models/detector.onnx
 cp runs/export/detector-mix.json models/detector.json
-cp runs/export/classifier-96lo.onnx models/classifier.onnx
-cp runs/export/classifier-96lo.json models/classifier.json
+cp runs/export/classifier-96L4N.onnx models/classifier.onnx
+cp runs/export/classifier-96L4N.json models/classifier.json
 cp runs/export/classifier-96lo2.onnx models/classifier2.onnx
 cp runs/export/classifier-96lo2.json models/classifier2.json
 cp runs/export/classifier-96mix.onnx models/classifier3.onnx
