@@ -471,4 +471,5 @@ def held_out_decks_present() -> list[str]:
 
 
 __all__ = ["SizeSpec", "Sample", "render_sample", "render_dataset", "yolo_lines", "classifier_crops",
-           "square_crop", "back_corner_boxes", "back_corner_crops_of", "write_data_yaml", "CLASS_NAMES", "SCENE_TYPES", "SPLITS"]
+           "square_crop", "back_corner_boxes", "back_corner_crops_of", "write_data_yaml", "CLASS_NAMES",
+           "SCENE_TYPES", "SPLITS"]
