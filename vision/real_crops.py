@@ -17,6 +17,10 @@ The photos are read from ``../shared`` at training time and never copied into th
 
     python -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls \\
         --models runs/export
+
+``--middle-none N`` also cuts ``none`` crops from the middle of the labelled cards, where their pips
+and court figures are (:func:`middle_boxes`); with ``--copies 0`` those and the detector's clutter
+are all it writes.
 """
 
 from __future__ import annotations
