@@ -87,7 +87,7 @@ def assign(index_xyxy: np.ndarray, cards: list[tuple[Card, np.ndarray]]) -> Card
     index: the false cards real photos showed); ``False`` when several boxes hold it or it is
     between corner and middle (a detection we cannot vouch for either way)."""
     cx, cy = (index_xyxy[0] + index_xyxy[2]) / 2, (index_xyxy[1] + index_xyxy[3]) / 2
-    inside = [(c, b) for c, b in cards if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
+    inside = _holding(cx, cy, cards)
     if not inside:
         return None
     if len(inside) > 1:
@@ -96,6 +96,11 @@ def assign(index_xyxy: np.ndarray, cards: list[tuple[Card, np.ndarray]]) -> Card
     if _at_a_corner(cx, cy, b):
         return card
     return None if _in_the_middle(cx, cy, b) else False
+
+
+def _holding(x: float, y: float, cards: list[tuple[Card, np.ndarray]]) -> list[tuple[Card, np.ndarray]]:
+    """The labelled cards whose box holds (x, y)."""
+    return [(c, b) for c, b in cards if b[0] <= x <= b[2] and b[1] <= y <= b[3]]
 
 
 def _at_a_corner(x: float, y: float, box: np.ndarray) -> bool:
@@ -234,7 +239,7 @@ def middle_boxes(cards: list[tuple[Card, np.ndarray]], found: Detections, owners
         for _ in range(per_card):
             u, v = rng.uniform(-0.25, 0.25, 2)
             cx, cy = (b[0] + b[2]) / 2 + u * (b[2] - b[0]) / 2, (b[1] + b[3]) / 2 + v * (b[3] - b[1]) / 2
-            if sum(c[0] <= cx <= c[2] and c[1] <= cy <= c[3] for _, c in cards) != 1:
+            if len(_holding(cx, cy, cards)) != 1:
                 continue
             half = side * rng.uniform(0.8, 1.3) / 2
             crop = _jittered(np.array([cx - half, cy - half, cx + half, cy + half], np.float32), rng)
