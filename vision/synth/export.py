@@ -176,6 +176,15 @@ def classifier_crops(sample: Sample, rng: np.random.Generator,
                      back_corners: bool = False) -> list[tuple[str, np.ndarray]]:
     """(class, crop) pairs: readable indices as their card, and ``none`` from everything else
     (with ``back_corners``, also from the corners of card backs: :func:`back_corner_boxes`)."""
+    out, sizes = _index_and_clutter_crops(sample, rng)
+    # Last, and only when asked, so the crops above stay what they were for the same seed (the
+    # shipped models trained on crops without them; their retraining renders the same bytes).
+    return out + _back_corner_crops(sample, sizes, rng) if back_corners else out
+
+
+def _index_and_clutter_crops(sample: Sample, rng: np.random.Generator
+                             ) -> tuple[list[tuple[str, np.ndarray]], list[tuple[float, float]]]:
+    """:func:`classifier_crops` without the back corners, and the index sizes they were cut at."""
     lab, img = sample.label, sample.image
     H, W = img.shape[:2]
     out = []
@@ -226,13 +235,13 @@ def classifier_crops(sample: Sample, rng: np.random.Generator,
         c = square_crop(img, box, rng)
         if c is not None:
             out.append((NONE_CLASS, c))
-    # Last, and only when asked, so the crops above stay what they were for the same seed (the
-    # shipped models trained on crops without them; their retraining renders the same bytes).
-    for box in back_corner_boxes(lab, sizes, rng) if back_corners else ():
-        c = square_crop(img, box, rng)
-        if c is not None:
-            out.append((NONE_CLASS, c))
-    return out
+    return out, sizes
+
+
+def _back_corner_crops(sample: Sample, sizes: list[tuple[float, float]],
+                       rng: np.random.Generator) -> list[tuple[str, np.ndarray]]:
+    crops = (square_crop(sample.image, box, rng) for box in back_corner_boxes(sample.label, sizes, rng))
+    return [(NONE_CLASS, c) for c in crops if c is not None]
 
 
 # Where an index sits on a face, as a fraction of the card's two edges from its corner.
@@ -301,6 +310,11 @@ class Job:
     back_corners: bool = False
 
 
+def _crop_rng(seed: int, split: str, number: int) -> np.random.Generator:
+    """The classifier crops' own generator for one scene, so they can be cut again from its saved photo."""
+    return np.random.default_rng([seed, _SPLIT_IDS[split], number, 7])
+
+
 def run_job(job: Job) -> tuple[str, str, str]:
     """Render and write one image with its labels and crops. Returns (split, stem, scene type)."""
     s = render_sample(job.seed, job.split, job.number, job.size, job.deck, job.scene_type, job.decks)
@@ -311,7 +325,7 @@ def run_job(job: Job) -> tuple[str, str, str]:
     (img_dir / f"{s.stem}.json").write_text(json.dumps(s.label, separators=(",", ":")))
     (lab_dir / f"{s.stem}.txt").write_text("\n".join(yolo_lines(s.label, job.with_cards)) + "\n")
     if job.crops:
-        crng = np.random.default_rng([job.seed, _SPLIT_IDS[job.split], job.number, 7])
+        crng = _crop_rng(job.seed, job.split, job.number)
         for k, (cls, crop) in enumerate(classifier_crops(s, crng, job.back_corners)):
             path = out / "cls" / job.split / cls / f"{s.stem}_{k:02d}.jpg"
             cv2.imwrite(str(path), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -450,15 +464,10 @@ def back_corner_crops_of(scenes: Path, out: Path) -> int:
     for split_dir in sorted(p for p in (scenes / "yolo" / "images").iterdir() if p.is_dir()):
         for js in sorted(split_dir.glob("*.json")):
             lab = json.loads(js.read_text())
-            img = cv2.imread(str(js.with_suffix(".jpg")))
-            sample = Sample(js.stem, b"", lab, img)
-
-            def crops(back_corners: bool) -> list[tuple[str, np.ndarray]]:
-                rng = np.random.default_rng([lab["seed"], _SPLIT_IDS[lab["split"]], lab["number"], 7])
-                return classifier_crops(sample, rng, back_corners)
-
-            first = len(crops(False))
-            for k, (_, crop) in enumerate(crops(True)[first:], start=first):
+            sample = Sample(js.stem, b"", lab, cv2.imread(str(js.with_suffix(".jpg"))))
+            rng = _crop_rng(lab["seed"], lab["split"], lab["number"])
+            first, sizes = _index_and_clutter_crops(sample, rng)  # as the render cut them, to go on from there
+            for k, (_, crop) in enumerate(_back_corner_crops(sample, sizes, rng), start=len(first)):
                 dest = out / split_dir.name / NONE_CLASS / f"{js.stem}_b{k:02d}.jpg"
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(dest), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
