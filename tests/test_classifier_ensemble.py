@@ -1,5 +1,6 @@
 """The other classifiers read the indices the first is unsure of, and the readings are averaged;
-a classifier that names other classes is refused rather than averaged into nonsense."""
+the first also reads them turned; a classifier that names other classes is refused rather than
+averaged into nonsense."""
 
 import json
 import shutil
@@ -10,7 +11,8 @@ import numpy as np
 import pytest
 
 from vision.detections import Detections
-from vision.recognizer import CLASSIFIER_FILES, MODELS_DIR, Recognizer, RecognizerConfig
+from vision.recognizer import (CLASSIFIER_FILES, MODELS_DIR, Recognizer, RecognizerConfig, _to_tensor, cut_square,
+                               geometric_mean, square_crop_box)
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_images"
 
@@ -30,31 +32,69 @@ def _models_dir(tmp_path: Path, name: str, classifiers: dict[str, str]) -> Path:
     return d
 
 
+def _sample_indices(recognizer: Recognizer):
+    image = cv2.imread(str(sorted(SAMPLE.glob("*.jpg"))[0]))
+    indices = recognizer.detect_indices(image)
+    assert len(indices) >= 5
+    return image, indices
+
+
 def _each_and_all(tmp_path, config):
-    """Probabilities from the shipped ensemble, then from each shipped classifier alone."""
+    """Probabilities from the shipped ensemble, then from each shipped classifier alone (whose
+    readings are not turned: one classifier, sure or not, is the plain average of its crops)."""
     files = [f for f in CLASSIFIER_FILES if (MODELS_DIR / f).exists()]
     together = Recognizer(MODELS_DIR, config)
-    alone = [Recognizer(_models_dir(tmp_path, f"alone{i}", {CLASSIFIER_FILES[0]: f})) for i, f in enumerate(files)]
+    plain = RecognizerConfig(second_opinion_turns=False)
+    alone = [Recognizer(_models_dir(tmp_path, f"alone{i}", {CLASSIFIER_FILES[0]: f}), plain)
+             for i, f in enumerate(files)]
     assert len(together.classifiers) == len(files) >= 2 and all(len(r.classifiers) == 1 for r in alone)
-    image = cv2.imread(str(sorted(SAMPLE.glob("*.jpg"))[0]))
-    indices = together.detect_indices(image)
-    assert len(indices) >= 5
+    image, indices = _sample_indices(together)
     return together.classify(image, indices), [r.classify(image, indices) for r in alone]
 
 
 def test_asked_always_the_classifiers_are_averaged(tmp_path):
-    p_all, each = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=1.1))
+    p_all, each = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=1.1, second_opinion_turns=False))
     np.testing.assert_allclose(p_all, np.mean(each, axis=0), atol=1e-5)
     # They are different models: averaging them is not a no-op.
     assert np.abs(each[0] - each[1]).max() > 1e-3
 
 
 def test_the_others_are_asked_only_where_the_first_is_unsure(tmp_path):
-    p_all, each = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=0.97))
+    p_all, each = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=0.97, second_opinion_turns=False))
     unsure = each[0].max(axis=1) < 0.97
     assert unsure.any() and not unsure.all(), "the sample should hold both kinds of index"
     np.testing.assert_allclose(p_all[~unsure], each[0][~unsure], atol=1e-5)
     np.testing.assert_allclose(p_all[unsure], np.mean([e[unsure] for e in each], axis=0), atol=1e-5)
+
+
+def test_an_unsure_index_is_also_read_turned_and_that_counts_as_much_as_the_others(tmp_path):
+    config = RecognizerConfig(second_opinion_below=1.1)
+    p_all, each = _each_and_all(tmp_path, config)
+    first = Recognizer(MODELS_DIR, config).classifiers[0]
+    image, indices = _sample_indices(Recognizer(MODELS_DIR))
+
+    def first_reads(margin: float, quarters: int) -> np.ndarray:
+        crops = [np.rot90(cut_square(image, square_crop_box(b, margin), first.size), quarters) for b in indices.xyxy]
+        batch = np.concatenate([_to_tensor(c) for c in crops])
+        return first.session.run(None, {first.session.get_inputs()[0].name: batch})[0]
+
+    tight, wide = config.crop_margins
+    turned = geometric_mean(np.array([first_reads(tight, 0), first_reads(wide, 0), first_reads(tight, 1),
+                                      first_reads(tight, 2), first_reads(tight, 3)]))
+    others = each[1:]
+    np.testing.assert_allclose(p_all, (len(others) * turned + sum(others)) / (2 * len(others)), atol=1e-5)
+    # Turning is not a no-op: the network reads a turned crop differently.
+    assert np.abs(turned - each[0]).max() > 1e-3
+
+
+def test_readings_that_disagree_make_an_unsure_geometric_mean():
+    sure_a, sure_b = np.array([[0.9, 0.1, 0.0]]), np.array([[0.1, 0.9, 0.0]])
+    mean = geometric_mean(np.array([sure_a, sure_b]))
+    np.testing.assert_allclose(mean, [[0.5, 0.5, 0.0]], atol=1e-5)
+    # A reading that rules a class out pulls it down more than the plain mean does.
+    ruled_out = geometric_mean(np.array([[[0.98, 0.02]], [[0.0, 1.0]]]))
+    assert ruled_out[0, 0] < 0.05 < np.mean([0.98, 0.0])
+    np.testing.assert_allclose(ruled_out.sum(axis=1), 1.0)
 
 
 def test_a_classifier_with_other_classes_is_refused(tmp_path):
