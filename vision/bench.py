@@ -20,6 +20,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.detections import Detections
+from vision.image_io import ImageError
 from vision.recognizer import MODELS_DIR, Recognizer
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
@@ -51,7 +53,7 @@ def percentile(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
-def time_photo(recognizer: Recognizer, data: bytes, runs: int) -> tuple[list[float], object, tuple[int, int]]:
+def time_photo(recognizer: Recognizer, data: bytes, runs: int) -> tuple[list[float], Detections, tuple[int, int]]:
     """Milliseconds of ``runs`` recognitions of the encoded photo ``data`` (after one warm-up run:
     onnxruntime allocates on the first), the last detections, and the photo's size."""
     recognizer.recognize(data)
@@ -70,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=30)
     p.add_argument("--models", type=Path, default=MODELS_DIR)
     a = p.parse_args(argv)
+    if a.photo and not a.photo.is_file():
+        p.error(f"no photo at {a.photo}")
     recognizer = Recognizer(a.models)
     with tempfile.TemporaryDirectory() as tmp:
         photos = [a.photo] if a.photo else [make_12mp_jpeg(f, Path(tmp) / f"12mp-{f.stem}.jpg")
@@ -78,7 +82,10 @@ def main(argv: list[str] | None = None) -> int:
             p.error("no --photo and no sample_images/*.jpg")
         every = []
         for photo in photos:
-            times, dets, size = time_photo(recognizer, photo.read_bytes(), a.runs)
+            try:
+                times, dets, size = time_photo(recognizer, photo.read_bytes(), a.runs)
+            except ImageError as e:
+                p.error(f"{photo}: {e}")
             every += times
             print(f"{photo.name} ~{size[0]}x{size[1]}, {photo.stat().st_size / 1e6:.1f} MB; cards read: "
                   f"{' '.join(str(c) for c in dets.card_list) or '-'}; median {statistics.median(times):.0f} ms, "
