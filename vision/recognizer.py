@@ -278,16 +278,16 @@ class Recognizer:
             return np.zeros((0, len(self.class_cards)), np.float32)
         cfg = self.config
         margins = cfg.crop_margins
-        crops: dict[int, list[np.ndarray]] = {}
+        batches: dict[int, np.ndarray] = {}
 
         def read(clf: Classifier, rows: np.ndarray, cuts: range, turns: tuple[int, ...] = (0,)) -> np.ndarray:
             """(turns x cuts, rows, classes): ``clf``'s reading of each row's index cut at the margins
             numbered ``cuts``, each crop turned ``k`` quarters for each ``k`` in ``turns``."""
-            if clf.size not in crops:  # in (margin, index) order, cut once per input size
-                crops[clf.size] = [cut_square(img, square_crop_box(b, m), clf.size)
-                                   for m in margins for b in indices.xyxy]
-            picked = (np.array(cuts)[:, None] * n + rows[None, :]).ravel()
-            batch = np.concatenate([_to_tensor(np.rot90(crops[clf.size][i], k)) for k in turns for i in picked])
+            if clf.size not in batches:  # crops in (margin, index) order, cut once per input size
+                crops = [cut_square(img, square_crop_box(b, m), clf.size) for m in margins for b in indices.xyxy]
+                batches[clf.size] = np.concatenate([_to_tensor(c) for c in crops])
+            picked = batches[clf.size][(np.array(cuts)[:, None] * n + rows[None, :]).ravel()]
+            batch = np.concatenate([np.rot90(picked, k, axes=(2, 3)) for k in turns])
             out = clf.session.run(None, {clf.session.get_inputs()[0].name: batch})[0]
             return out.reshape(len(turns) * len(cuts), len(rows), -1)
 
