@@ -32,35 +32,31 @@ def _models_dir(tmp_path: Path, name: str, classifiers: dict[str, str]) -> Path:
     return d
 
 
-def _sample_indices(recognizer: Recognizer):
-    image = cv2.imread(str(sorted(SAMPLE.glob("*.jpg"))[0]))
-    indices = recognizer.detect_indices(image)
-    assert len(indices) >= 5
-    return image, indices
-
-
 def _each_and_all(tmp_path, config):
     """Probabilities from the shipped ensemble, then from each shipped classifier alone (whose
-    readings are not turned: one classifier, sure or not, is the plain average of its crops)."""
+    readings are not turned: one classifier, sure or not, is the plain average of its crops); and
+    the ensemble, the sample photo and its indices they read."""
     files = [f for f in CLASSIFIER_FILES if (MODELS_DIR / f).exists()]
     together = Recognizer(MODELS_DIR, config)
     plain = RecognizerConfig(second_opinion_turns=False)
     alone = [Recognizer(_models_dir(tmp_path, f"alone{i}", {CLASSIFIER_FILES[0]: f}), plain)
              for i, f in enumerate(files)]
     assert len(together.classifiers) == len(files) >= 2 and all(len(r.classifiers) == 1 for r in alone)
-    image, indices = _sample_indices(together)
-    return together.classify(image, indices), [r.classify(image, indices) for r in alone]
+    image = cv2.imread(str(sorted(SAMPLE.glob("*.jpg"))[0]))
+    indices = together.detect_indices(image)
+    assert len(indices) >= 5
+    return together.classify(image, indices), [r.classify(image, indices) for r in alone], together, image, indices
 
 
 def test_asked_always_the_classifiers_are_averaged(tmp_path):
-    p_all, each = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=1.1, second_opinion_turns=False))
+    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=1.1, second_opinion_turns=False))
     np.testing.assert_allclose(p_all, np.mean(each, axis=0), atol=1e-5)
     # They are different models: averaging them is not a no-op.
     assert np.abs(each[0] - each[1]).max() > 1e-3
 
 
 def test_the_others_are_asked_only_where_the_first_is_unsure(tmp_path):
-    p_all, each = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=0.97, second_opinion_turns=False))
+    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=0.97, second_opinion_turns=False))
     unsure = each[0].max(axis=1) < 0.97
     assert unsure.any() and not unsure.all(), "the sample should hold both kinds of index"
     np.testing.assert_allclose(p_all[~unsure], each[0][~unsure], atol=1e-5)
@@ -69,9 +65,8 @@ def test_the_others_are_asked_only_where_the_first_is_unsure(tmp_path):
 
 def test_an_unsure_index_is_also_read_turned_and_that_counts_as_much_as_the_others(tmp_path):
     config = RecognizerConfig(second_opinion_below=1.1)
-    p_all, each = _each_and_all(tmp_path, config)
-    first = Recognizer(MODELS_DIR, config).classifiers[0]
-    image, indices = _sample_indices(Recognizer(MODELS_DIR))
+    p_all, each, together, image, indices = _each_and_all(tmp_path, config)
+    first = together.classifiers[0]
 
     def first_reads(margin: float, quarters: int) -> np.ndarray:
         crops = [np.rot90(cut_square(image, square_crop_box(b, margin), first.size), quarters) for b in indices.xyxy]
