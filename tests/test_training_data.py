@@ -232,3 +232,63 @@ def test_a_mix_samples_repeats_and_is_the_same_every_time(tmp_path):
 def test_a_mix_of_a_missing_set_is_a_clear_error(tmp_path, capsys):
     assert det_data_main(["--out", str(tmp_path / "mix"), str(tmp_path / "nowhere")]) == 2
     assert "no such folder" in capsys.readouterr().err
+
+
+def test_a_draw_of_none_reads_no_folder_so_train_only_sets_mix(tmp_path):
+    train_only = tmp_path / "rp"
+    (train_only / "images" / "train").mkdir(parents=True)
+    for i in range(4):
+        (train_only / "images" / "train" / f"t{i}.jpg").write_bytes(b"")
+    val_only = tmp_path / "rpv"
+    (val_only / "images" / "val").mkdir(parents=True)
+    (val_only / "images" / "val" / "v0.jpg").write_bytes(b"")
+    train, val = mix([SceneSource(train_only, 3, 0), SceneSource(val_only, 0, 1)], seed=2)
+    assert len(train) == 3 and all(p.parent.name == "train" for p in train)
+    assert [p.name for p in val] == ["v0.jpg"]
+
+
+# -- detector-mined none crops on labelled renders (vision.mined_crops) ---------------------------
+
+from vision.mined_crops import clean_none, main as mined_main  # noqa: E402
+
+# One face-up card, 100 x 140 px, upright, its two labelled indices at the top-left and bottom-right.
+ONE_CARD = {"cards": [{"card": "7H", "face_up": True,
+                       "corners": [[100, 100], [200, 100], [200, 240], [100, 240]],
+                       "indices": [{"box_xyxy": [104, 104, 120, 134]}, {"box_xyxy": [180, 206, 196, 236]}]}]}
+
+
+def mined(*boxes, label=ONE_CARD, scale=1.0):
+    return clean_none(np.array(boxes, np.float32), label, scale).tolist()
+
+
+def test_a_detection_on_a_pip_in_the_middle_of_a_face_is_a_none():
+    assert mined([140, 155, 160, 185]) == [True]
+
+
+def test_a_detection_on_the_table_is_a_none():
+    assert mined([400, 400, 420, 430]) == [True]
+
+
+def test_a_detection_on_a_labelled_index_or_part_of_one_is_not():
+    assert mined([104, 104, 120, 134], [110, 120, 125, 140]) == [False, False]
+
+
+def test_a_detection_at_an_unlabelled_corner_is_not_since_some_decks_print_four_indices():
+    # The top-right and bottom-left corners: an index there is a real one the labels don't name.
+    assert mined([180, 104, 196, 134], [104, 206, 120, 236]) == [False, False]
+
+
+def test_a_corner_of_a_card_back_is_a_none():
+    back = {"cards": [{**ONE_CARD["cards"][0], "face_up": False, "indices": []}]}
+    assert mined([180, 104, 196, 134], label=back) == [True]
+
+
+def test_boxes_in_photo_pixels_are_compared_at_the_photo_scale():
+    # The photo decoded at half size: the labelled index is at half its label coordinates.
+    assert mined([52, 52, 60, 67], scale=0.5) == [False]
+    assert mined([70, 77, 80, 92], scale=0.5) == [True]
+
+
+def test_mining_a_folder_that_holds_no_scenes_is_a_clear_error(tmp_path, capsys):
+    assert mined_main(["--scenes", str(tmp_path / "nowhere"), "--out", str(tmp_path / "out")]) == 2
+    assert "no such folder" in capsys.readouterr().err

@@ -61,12 +61,16 @@ def mix(sources: list[SceneSource], seed: int) -> tuple[list[Path], list[Path]]:
             return images
         return rng.sample(images, n)
 
+    # A draw of 0 reads no folder: a train-only scene set (rendered with ``--split train``) can
+    # still give its images while the val images come from its sibling (``PATH@N/0``).
     train: list[Path] = []
     for s in sources:
-        train += draw(s.images("train"), s.train) * s.repeat
+        if s.train != 0:
+            train += draw(s.images("train"), s.train) * s.repeat
     val: list[Path] = []
     for s in sources:
-        val += draw(s.images("val"), s.val)
+        if s.val != 0:
+            val += draw(s.images("val"), s.val)
     return train, val
 
 

@@ -220,7 +220,7 @@ def labelled_photos(photos: Path) -> Iterator[tuple[Path, np.ndarray, list[tuple
 
 def middle_boxes(cards: list[tuple[Card, np.ndarray]], found: Detections, owners: list[Card | None | bool],
                  per_card: int, rng: np.random.Generator) -> list[np.ndarray]:
-    """Crop boxes (jittered like :func:`_jittered`) of pips and court figures, never of an index.
+    """Crop boxes (jittered like :func:`jittered_box`) of pips and court figures, never of an index.
 
     Real photos' false cards are pips read as cards, and the detector offers the classifier only
     a few hundred real pips to learn ``none`` from. The middle of a card that lies alone there
@@ -242,7 +242,7 @@ def middle_boxes(cards: list[tuple[Card, np.ndarray]], found: Detections, owners
             if len(_holding(cx, cy, cards)) != 1:
                 continue
             half = side * rng.uniform(0.8, 1.3) / 2
-            crop = _jittered(np.array([cx - half, cy - half, cx + half, cy + half], np.float32), rng)
+            crop = jittered_box(np.array([cx - half, cy - half, cx + half, cy + half], np.float32), rng)
             if not any(_overlap(crop, i) for i in indices):
                 boxes.append(crop)
     return boxes
@@ -271,19 +271,19 @@ def harvest(photos: Path, out: Path, rec: Recognizer, copies: int, seed: int, va
             name = NONE_CLASS if owner is None else str(owner)
             counts["none" if owner is None else "cards"] += 1
             for j in range(copies if owner is not None else 1):
-                _write_crop(img, _jittered(box, rng), out / split / name / f"{img_path.stem[:40]}_{k:02d}_{j}.jpg")
+                write_crop(img, jittered_box(box, rng), out / split / name / f"{img_path.stem[:40]}_{k:02d}_{j}.jpg")
         for k, box in enumerate(middle_boxes(up.cards, found, owners, middle_none, rng)):
             counts["middle none"] += 1
-            _write_crop(img, box, out / split / NONE_CLASS / f"{img_path.stem[:40]}_m{k:02d}.jpg")
+            write_crop(img, box, out / split / NONE_CLASS / f"{img_path.stem[:40]}_m{k:02d}.jpg")
     return counts
 
 
-def _write_crop(img: np.ndarray, box: np.ndarray, dest: Path) -> None:
+def write_crop(img: np.ndarray, box: np.ndarray, dest: Path) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(dest), cut_square(img, box, 96), [cv2.IMWRITE_JPEG_QUALITY, 92])
 
 
-def _jittered(box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def jittered_box(box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The runtime crop box with the synth export's jitter (margin 10-40% a side, shifted a little)."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
