@@ -7,6 +7,8 @@ the held-out tuning renders, 98 of the 1,753 detector boxes that touch no index 
 at 0.5 or more, and such boxes are a third of the false cards. A rendered scene's label says
 exactly where every index is, covered or not, so each detection that overlaps none of them is
 a ``none`` the detector itself chose: the mistakes the classifier must learn to reject.
+Tried once (one epoch of the first classifier with 5,255 such crops added) and not shipped: no
+fewer false cards on the tuning sets (models/README.md, "Decks it trained on read no better").
 
     python -m vision.mined_crops --scenes data/rpA data/rpS --out data/minedA --models models
 
