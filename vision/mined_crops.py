@@ -19,7 +19,6 @@ Scenes are read as saved by ``cribcount synth`` (``yolo/images/<split>/*.jpg`` w
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import zlib
 from collections.abc import Iterator
@@ -31,6 +30,7 @@ import numpy as np
 from vision.image_io import ImageError, read_photo
 from vision.real_crops import NONE_CLASS, jittered_box, write_crop
 from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+from vision.synth.export import saved_scenes
 
 # A detection sharing more than this fraction of its own area, or of an index's, with any index
 # (covered or not) is near enough to one that it may show part of it: not a clean ``none``.
@@ -86,13 +86,12 @@ def clean_none(found: np.ndarray, label: dict, scale: float) -> np.ndarray:
 
 
 def labelled_scenes(folders: list[Path]) -> Iterator[tuple[Path, dict]]:
-    """(image, label) for every saved scene under the folders, in name order."""
+    """(image, label) for every saved scene under the folders (:func:`saved_scenes`)."""
     for folder in folders:
         images = folder / "yolo" / "images"
         if not images.is_dir():
             raise FileNotFoundError(f"{images}: no such folder (render scenes with `cribcount synth --out {folder}`)")
-        for label_path in sorted(images.glob("*/*.json")):
-            label = json.loads(label_path.read_text())
+        for label_path, label in saved_scenes(folder):
             yield label_path.with_suffix(".jpg"), label
 
 

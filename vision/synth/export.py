@@ -12,7 +12,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -461,18 +461,24 @@ def back_corner_crops_of(scenes: Path, out: Path) -> int:
     are the very bytes a render with ``--back-corners`` would have added. Returns how many.
     """
     n = 0
+    for js, lab in saved_scenes(scenes):
+        sample = Sample(js.stem, b"", lab, cv2.imread(str(js.with_suffix(".jpg"))))
+        rng = _crop_rng(lab["seed"], lab["split"], lab["number"])
+        first, sizes = _index_and_clutter_crops(sample, rng)  # as the render cut them, to go on from there
+        for k, (_, crop) in enumerate(_back_corner_crops(sample, sizes, rng), start=len(first)):
+            dest = out / js.parent.name / NONE_CLASS / f"{js.stem}_b{k:02d}.jpg"
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(dest), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            n += 1
+    return n
+
+
+def saved_scenes(scenes: Path) -> Iterator[tuple[Path, dict]]:
+    """(label file, label) of every scene a render saved under ``scenes`` (``yolo/images/<split>/``,
+    each photo's ``.json`` beside it), split by split and in name order."""
     for split_dir in sorted(p for p in (scenes / "yolo" / "images").iterdir() if p.is_dir()):
         for js in sorted(split_dir.glob("*.json")):
-            lab = json.loads(js.read_text())
-            sample = Sample(js.stem, b"", lab, cv2.imread(str(js.with_suffix(".jpg"))))
-            rng = _crop_rng(lab["seed"], lab["split"], lab["number"])
-            first, sizes = _index_and_clutter_crops(sample, rng)  # as the render cut them, to go on from there
-            for k, (_, crop) in enumerate(_back_corner_crops(sample, sizes, rng), start=len(first)):
-                dest = out / split_dir.name / NONE_CLASS / f"{js.stem}_b{k:02d}.jpg"
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                cv2.imwrite(str(dest), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
-                n += 1
-    return n
+            yield js, json.loads(js.read_text())
 
 
 def held_out_decks_present() -> list[str]:
@@ -480,5 +486,5 @@ def held_out_decks_present() -> list[str]:
 
 
 __all__ = ["SizeSpec", "Sample", "render_sample", "render_dataset", "yolo_lines", "classifier_crops",
-           "square_crop", "back_corner_boxes", "back_corner_crops_of", "write_data_yaml", "CLASS_NAMES",
+           "square_crop", "back_corner_boxes", "back_corner_crops_of", "saved_scenes", "write_data_yaml", "CLASS_NAMES",
            "SCENE_TYPES", "SPLITS"]
