@@ -1,7 +1,10 @@
 """Training-data plumbing: real index crops from whole-card labels, and merged crop sets."""
 
+import json
 from pathlib import Path
+from types import SimpleNamespace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -249,7 +252,7 @@ def test_a_draw_of_none_reads_no_folder_so_train_only_sets_mix(tmp_path):
 
 # -- detector-mined none crops on labelled renders (vision.mined_crops) ---------------------------
 
-from vision.mined_crops import clean_none, main as mined_main  # noqa: E402
+from vision.mined_crops import clean_none, harvest, main as mined_main  # noqa: E402
 
 # One face-up card, 100 x 140 px, upright, its two labelled indices at the top-left and bottom-right.
 ONE_CARD = {"cards": [{"card": "7H", "face_up": True,
@@ -287,6 +290,30 @@ def test_boxes_in_photo_pixels_are_compared_at_the_photo_scale():
     # The photo decoded at half size: the labelled index is at half its label coordinates.
     assert mined([52, 52, 60, 67], scale=0.5) == [False]
     assert mined([70, 77, 80, 92], scale=0.5) == [True]
+
+
+def test_a_scene_decoded_at_reduced_scale_is_mined_in_its_own_pixels(tmp_path):
+    """A render of 3400 px decodes at half size: a box on its labelled index (in decoded pixels)
+    is no ``none``; one on the table is."""
+    scenes = tmp_path / "scenes" / "yolo" / "images" / "train"
+    scenes.mkdir(parents=True)
+    cv2.imwrite(str(scenes / "s.jpg"), np.full((2550, 3400, 3), 200, np.uint8))
+    label = {"image": "s.jpg", "split": "train", "cards": [
+        {"card": "7H", "face_up": True, "corners": [[1000, 1000], [2000, 1000], [2000, 2400], [1000, 2400]],
+         "indices": [{"box_xyxy": [1040, 1040, 1200, 1340]}, {"box_xyxy": [1800, 2060, 1960, 2360]}]}]}
+    (scenes / "s.json").write_text(json.dumps(label))
+    on_index, on_table = [520, 520, 600, 670], [100, 100, 180, 250]  # decoded (half-size) pixels
+
+    class Finder:
+        config = SimpleNamespace(min_long_side=1600)
+
+        def detect_indices(self, img):
+            assert img.shape[:2] == (1275, 1700)
+            return Detections(xyxy=np.array([on_index, on_table], np.float32), confidence=np.array([0.9, 0.8]))
+
+    counts = harvest([tmp_path / "scenes"], tmp_path / "out", Finder(), per_scene=5, seed=0)
+    assert counts["off index"] == 1 and counts["written"] == 1
+    assert [p.name for p in (tmp_path / "out" / "train" / "none").iterdir()] == ["s_01.jpg"]
 
 
 def test_mining_a_folder_that_holds_no_scenes_is_a_clear_error(tmp_path, capsys):
