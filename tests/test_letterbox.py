@@ -62,6 +62,11 @@ def test_without_a_large_photo_size_every_photo_is_shown_at_the_training_size():
     assert plain.detector_size(_photo(3000, 4000)) == 480
 
 
+def test_a_large_photo_size_below_the_training_size_never_shrinks_the_view():
+    smaller = Recognizer(MODELS_DIR, RecognizerConfig(large_photo_detector_size=320))
+    assert smaller.detector_size(_photo(3000, 4000)) == 480
+
+
 def test_a_phone_size_photo_still_yields_boxes_in_its_own_pixels(recognizer):
     """The boxes found at 608 land on the photo's own pixels, as those found at 480 do."""
     sample = sorted((Path(__file__).resolve().parent.parent / "sample_images").glob("*.jpg"))[0]

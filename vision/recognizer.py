@@ -53,13 +53,14 @@ class RecognizerConfig:
     """Pad the detector's input to a square instead of to the next multiple of its stride."""
     large_photo_detector_size: int | None = 608
     """A photo at least twice this on its long side (any phone photo: a 12 MP one decodes at
-    2000 px) is shown to the detector at this size rather than at the size it trained at (480):
-    brought down to 480, a phone photo's indices are 10-30 px, boxed a few pixels off, and a box
-    that cuts off the suit or takes in a neighbour is misread. On the held-out phone-size tuning
-    renders (800 of them, two seeds) 608 read about 1 point more cards and 4 points more scenes
-    fully right; 576 and 640 read about the same. Smaller photos stay at 480: at 608 the real
-    tuning photos (640 px) lost one photo to a false card (models/README.md). ``None``: always
-    the training size."""
+    2000 px) is shown to the detector at this size rather than at the size it trained at (480;
+    never below that): brought down to 480, a phone photo's indices are 10-30 px, boxed a few
+    pixels off, and a box that cuts off the suit or takes in a neighbour is misread. On the
+    held-out phone-size tuning renders (800 of them, two seeds) 608 read about 1 point more cards
+    and 4 points more scenes fully right, 576 and 640 about the same; the phone-size validation
+    renders gained 1 point of cards and 1.3 of scenes. Smaller photos stay at 480: at 608 the
+    real tuning photos (640 px) lost one photo to a false card (models/README.md). ``None``:
+    always the training size."""
     second_opinion_below: float = 0.9
     """An index whose first-classifier reading is below this also goes to the other classifiers
     (when there are any), and the readings are averaged; above 1: always. Asking below 0.9 (20%
@@ -260,7 +261,9 @@ class Recognizer:
     def detector_size(self, img: np.ndarray) -> int:
         """The long side the detector sees ``img`` at (:attr:`RecognizerConfig.large_photo_detector_size`)."""
         large = self.config.large_photo_detector_size
-        return large if large and max(img.shape[:2]) >= 2 * large else self.det_size
+        if large and max(img.shape[:2]) >= 2 * large:
+            return max(large, self.det_size)
+        return self.det_size
 
     def detect_indices(self, img: np.ndarray) -> Detections:
         """Corner-index boxes in ``img`` pixels (cards not read yet)."""
