@@ -287,9 +287,9 @@ def test_a_corner_of_a_card_back_is_a_none():
 
 
 def test_boxes_in_photo_pixels_are_compared_at_the_photo_scale():
-    # The photo decoded at half size: the labelled index is at half its label coordinates.
-    assert mined([52, 52, 60, 67], scale=0.5) == [False]
-    assert mined([70, 77, 80, 92], scale=0.5) == [True]
+    # The photo decoded at half size (Photo.scale 2): the labelled index is at half its label coordinates.
+    assert mined([52, 52, 60, 67], scale=2.0) == [False]
+    assert mined([70, 77, 80, 92], scale=2.0) == [True]
 
 
 def test_a_scene_decoded_at_reduced_scale_is_mined_in_its_own_pixels(tmp_path):

@@ -82,10 +82,10 @@ def in_face_corners(centres: np.ndarray, label: dict) -> np.ndarray:
 def clean_none(found: np.ndarray, label: dict, scale: float) -> np.ndarray:
     """Per found box (photo pixels): whether it is off every index and every face-up corner.
 
-    ``scale`` is the decoded photo's pixels per label pixel: 0.5 for a photo decoded at half
-    size, i.e. ``1 / Photo.scale`` (which counts the other way, original pixels per decoded one)."""
-    centres = np.stack([(found[:, 0] + found[:, 2]) / 2, (found[:, 1] + found[:, 3]) / 2], axis=1) / scale
-    return off_index(found, index_boxes(label) * scale) & ~in_face_corners(centres, label)
+    ``scale`` is :attr:`Photo.scale`, label (original) pixels per decoded photo pixel: 2 for a
+    photo decoded at half size."""
+    centres = np.stack([(found[:, 0] + found[:, 2]) / 2, (found[:, 1] + found[:, 3]) / 2], axis=1) * scale
+    return off_index(found, index_boxes(label) / scale) & ~in_face_corners(centres, label)
 
 
 def labelled_scenes(folders: list[Path]) -> Iterator[tuple[Path, dict]]:
@@ -110,7 +110,7 @@ def harvest(folders: list[Path], out: Path, rec: Recognizer, per_scene: int, see
         found = rec.detect_indices(photo.image)
         counts["scenes"] += 1
         counts["detections"] += len(found)
-        far = np.flatnonzero(clean_none(found.xyxy, label, 1 / photo.scale))
+        far = np.flatnonzero(clean_none(found.xyxy, label, photo.scale))
         counts["off index"] += len(far)
         chosen = far[np.argsort(-found.confidence[far], kind="stable")][:per_scene]
         # Each scene's own draws, so a crop does not depend on which scenes came before it.
