@@ -46,6 +46,12 @@ def recognizer() -> Recognizer:
     return Recognizer(MODELS_DIR)
 
 
+@pytest.fixture(scope="module")
+def plain() -> Recognizer:
+    """Every photo at the detector's training size, as before phone photos were shown larger."""
+    return Recognizer(MODELS_DIR, RecognizerConfig(large_photo_detector_size=None))
+
+
 @pytest.mark.parametrize(("h", "w", "size"), [
     (1500, 2000, 608),   # a 12 MP photo as decoded: at least twice 608 on its long side
     (2432, 1000, 608),
@@ -57,8 +63,7 @@ def test_a_phone_size_photo_is_shown_to_the_detector_at_608(recognizer, h, w, si
     assert recognizer.detector_size(_photo(h, w)) == size
 
 
-def test_without_a_large_photo_size_every_photo_is_shown_at_the_training_size():
-    plain = Recognizer(MODELS_DIR, RecognizerConfig(large_photo_detector_size=None))
+def test_without_a_large_photo_size_every_photo_is_shown_at_the_training_size(plain):
     assert plain.detector_size(_photo(3000, 4000)) == 480
 
 
@@ -67,13 +72,13 @@ def test_a_large_photo_size_below_the_training_size_never_shrinks_the_view():
     assert smaller.detector_size(_photo(3000, 4000)) == 480
 
 
-def test_a_phone_size_photo_still_yields_boxes_in_its_own_pixels(recognizer):
+def test_a_phone_size_photo_still_yields_boxes_in_its_own_pixels(recognizer, plain):
     """The boxes found at 608 land on the photo's own pixels, as those found at 480 do."""
     sample = sorted((Path(__file__).resolve().parent.parent / "sample_images").glob("*.jpg"))[0]
     image = cv2.imread(str(sample))
     assert max(image.shape[:2]) >= 1216
     large = recognizer.detect_indices(image)
-    small = Recognizer(MODELS_DIR, RecognizerConfig(large_photo_detector_size=None)).detect_indices(image)
+    small = plain.detect_indices(image)
     sure_large, sure_small = large.xyxy[large.confidence > 0.5], small.xyxy[small.confidence > 0.5]
     assert len(sure_large) >= 5
     gaps = np.linalg.norm(_centres(sure_large)[:, None] - _centres(sure_small)[None], axis=2).min(axis=1)
