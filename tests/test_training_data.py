@@ -252,7 +252,7 @@ def test_a_draw_of_none_reads_no_folder_so_train_only_sets_mix(tmp_path):
 
 # -- detector-mined none crops on labelled renders (vision.mined_crops) ---------------------------
 
-from vision.mined_crops import clean_none, harvest, main as mined_main  # noqa: E402
+from vision.mined_crops import card_at, clean_none, harvest, main as mined_main  # noqa: E402
 
 # One face-up card, 100 x 140 px, upright, its two labelled indices at the top-left and bottom-right.
 ONE_CARD = {"cards": [{"card": "7H", "face_up": True,
@@ -314,6 +314,41 @@ def test_a_scene_decoded_at_reduced_scale_is_mined_in_its_own_pixels(tmp_path):
     counts = harvest([tmp_path / "scenes"], tmp_path / "out", Finder(), per_scene=5, seed=0)
     assert counts["off index"] == 1 and counts["written"] == 1
     assert [p.name for p in (tmp_path / "out" / "train" / "none").iterdir()] == ["s_01.jpg"]
+
+    label["cards"][0]["indices"][0].update(visible_box_xyxy=[1040, 1040, 1200, 1340], visible_fraction=1.0, legible=True)
+    (scenes / "s.json").write_text(json.dumps(label))
+    counts = harvest([tmp_path / "scenes"], tmp_path / "cards", Finder(), per_scene=5, seed=0, cards=True)
+    assert counts["on index"] == 1 and counts["written"] == 1
+    assert [p.name for p in (tmp_path / "cards" / "train" / "7H").iterdir()] == ["s_00.jpg"]
+
+
+def labelled_index(box, visible=1.0, legible=True):
+    return {"box_xyxy": box, "visible_box_xyxy": box if visible else None, "visible_fraction": visible,
+            "legible": legible}
+
+
+def test_with_cards_a_detection_on_a_legible_index_is_filed_under_its_card():
+    label = {"cards": [{"card": "7H", "face_up": True, "indices": [labelled_index([104, 104, 120, 134])]}]}
+    boxes = np.array([[105, 106, 121, 133], [400, 400, 420, 430]], np.float32)
+    assert card_at(boxes, label, 1.0) == ["7H", None]
+
+
+def test_with_cards_a_box_on_an_illegible_or_mostly_covered_index_or_a_back_is_no_card_crop():
+    box = [104, 104, 120, 134]
+    for card in ({"card": "7H", "face_up": True, "indices": [labelled_index(box, legible=False)]},
+                 {"card": "7H", "face_up": True, "indices": [labelled_index(box, visible=0.4)]},
+                 {"card": "7H", "face_up": False, "indices": [labelled_index(box)]}):
+        assert card_at(np.array([box], np.float32), {"cards": [card]}, 1.0) == [None]
+
+
+def test_with_cards_a_box_cutting_off_most_of_the_index_is_no_card_crop():
+    label = {"cards": [{"card": "7H", "face_up": True, "indices": [labelled_index([104, 104, 120, 134])]}]}
+    assert card_at(np.array([[104, 104, 120, 110]], np.float32), label, 1.0) == [None]  # IoU 0.2
+
+
+def test_with_cards_boxes_in_photo_pixels_are_compared_at_the_photo_scale():
+    label = {"cards": [{"card": "10C", "face_up": True, "indices": [labelled_index([104, 104, 120, 134])]}]}
+    assert card_at(np.array([[52, 52, 60, 67]], np.float32), label, 2.0) == ["10C"]
 
 
 def test_mining_a_folder_that_holds_no_scenes_is_a_clear_error(tmp_path, capsys):

@@ -12,6 +12,12 @@ fewer false cards on the tuning sets (models/README.md, "Decks it trained on rea
 
     python -m vision.mined_crops --scenes data/rpA data/rpS --out data/minedA --models models
 
+With ``--cards`` the detector's boxes that do land on a legible index are cropped too, filed
+under the card the label names: the boxes the classifier reads at run time, a suit cut off or a
+neighbour's index taken in, where the training crops are cut at the labelled box and jittered.
+
+    python -m vision.mined_crops --scenes data/rpA data/oldA data/rp3 --out data/detboxM --cards --per-scene 3 --seed 911
+
 Scenes are read as saved by ``cribcount synth`` (``yolo/images/<split>/*.jpg`` with their
 ``.json`` labels); crops go to the scene's own split.
 """
@@ -27,6 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.cards import Card
 from vision.image_io import ImageError, read_photo
 from vision.real_crops import NONE_CLASS, jittered_box, write_crop
 from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
@@ -35,6 +42,8 @@ from vision.synth.export import saved_scenes
 # A detection sharing more than this fraction of its own area, or of an index's, with any index
 # (covered or not) is near enough to one that it may show part of it: not a clean ``none``.
 MAX_SHARED = 0.05
+# A detection overlapping a legible index at least this much (IoU) shows that index (``--cards``).
+MIN_IOU_ON_INDEX = 0.3
 # Nor one centred this near (a fraction of the card's sides) to a corner of a face-up card: some
 # decks print an index in all four corners and the labels name two.
 CORNER_ZONE = 0.3
@@ -88,6 +97,40 @@ def clean_none(found: np.ndarray, label: dict, scale: float) -> np.ndarray:
     return off_index(found, index_boxes(label) / scale) & ~in_face_corners(centres, label)
 
 
+def legible_index_boxes(label: dict) -> tuple[np.ndarray, list[str]]:
+    """The label's legible indices of face-up cards at least half in view (their visible part, in
+    label pixels), and the card each belongs to."""
+    boxes, cards = [], []
+    for card in label.get("cards", []):
+        if not card.get("face_up", True):
+            continue
+        for idx in card.get("indices", []):
+            if idx.get("visible_box_xyxy") is None or idx.get("visible_fraction", 0) < 0.5 or not idx.get("legible", True):
+                continue
+            boxes.append(idx["visible_box_xyxy"])
+            cards.append(card["card"])
+    return np.asarray(boxes, np.float32).reshape(-1, 4), cards
+
+
+def card_at(found: np.ndarray, label: dict, scale: float) -> list[str | None]:
+    """Per found box (photo pixels; ``scale`` as in :func:`clean_none`): the card of the legible index
+    it overlaps most, when at IoU :data:`MIN_IOU_ON_INDEX` or more, else ``None``."""
+    boxes, cards = legible_index_boxes(label)
+    if len(found) == 0 or len(boxes) == 0:
+        return [None] * len(found)
+    boxes = boxes / scale
+    x0 = np.maximum(found[:, None, 0], boxes[None, :, 0])
+    y0 = np.maximum(found[:, None, 1], boxes[None, :, 1])
+    x1 = np.minimum(found[:, None, 2], boxes[None, :, 2])
+    y1 = np.minimum(found[:, None, 3], boxes[None, :, 3])
+    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    area_f = (found[:, 2] - found[:, 0]) * (found[:, 3] - found[:, 1])
+    area_b = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    iou = inter / (area_f[:, None] + area_b[None, :] - inter + 1e-9)
+    best = iou.argmax(axis=1)
+    return [cards[j] if iou[i, j] >= MIN_IOU_ON_INDEX else None for i, j in enumerate(best)]
+
+
 def labelled_scenes(folders: list[Path]) -> Iterator[tuple[Path, dict]]:
     """(image, label) for every saved scene under the folders (:func:`saved_scenes`)."""
     for folder in folders:
@@ -98,9 +141,13 @@ def labelled_scenes(folders: list[Path]) -> Iterator[tuple[Path, dict]]:
             yield label_path.with_suffix(".jpg"), label
 
 
-def harvest(folders: list[Path], out: Path, rec: Recognizer, per_scene: int, seed: int) -> dict[str, int]:
-    """Write up to ``per_scene`` off-index detections per scene (the detector's surest first)."""
+def harvest(folders: list[Path], out: Path, rec: Recognizer, per_scene: int, seed: int,
+            cards: bool = False) -> dict[str, int]:
+    """Write up to ``per_scene`` off-index detections per scene (the detector's surest first) and,
+    with ``cards``, every detection on a legible index (:func:`card_at`)."""
     counts = {"scenes": 0, "detections": 0, "off index": 0, "written": 0}
+    if cards:
+        counts["on index"] = 0
     for image_path, label in labelled_scenes(folders):
         try:
             photo = read_photo(image_path, min_long_side=rec.config.min_long_side)
@@ -110,16 +157,21 @@ def harvest(folders: list[Path], out: Path, rec: Recognizer, per_scene: int, see
         found = rec.detect_indices(photo.image)
         counts["scenes"] += 1
         counts["detections"] += len(found)
-        far = np.flatnonzero(clean_none(found.xyxy, label, photo.scale))
-        counts["off index"] += len(far)
-        chosen = far[np.argsort(-found.confidence[far], kind="stable")][:per_scene]
+        far = clean_none(found.xyxy, label, photo.scale)
+        counts["off index"] += int(far.sum())
+        named = card_at(found.xyxy, label, photo.scale) if cards else [None] * len(found)
         # Each scene's own draws, so a crop does not depend on which scenes came before it.
         rng = np.random.default_rng([seed, zlib.crc32(image_path.name.encode())])
         split = label.get("split", image_path.parent.name)
-        for k in chosen:
-            write_crop(photo.image, jittered_box(found.xyxy[k], rng),
-                       out / split / NONE_CLASS / f"{image_path.stem}_{int(k):02d}.jpg")
-            counts["written"] += 1
+        nones = 0
+        for k in np.argsort(-found.confidence, kind="stable"):
+            if named[k] is not None:
+                card, counts["on index"] = str(Card.parse(named[k])), counts["on index"] + 1
+            elif far[k] and nones < per_scene:
+                card, nones, counts["written"] = NONE_CLASS, nones + 1, counts["written"] + 1
+            else:
+                continue
+            write_crop(photo.image, jittered_box(found.xyxy[k], rng), out / split / card / f"{image_path.stem}_{int(k):02d}.jpg")
     return counts
 
 
@@ -130,13 +182,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--models", type=Path, default=MODELS_DIR, help="folder with the detector to mine with")
     p.add_argument("--per-scene", type=int, default=4, help="at most this many crops per scene")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--cards", action="store_true",
+                   help="also crop the detections on legible indices, filed under the label's card")
     a = p.parse_args(argv)
     if a.per_scene < 1:
         print("--per-scene must be at least 1", file=sys.stderr)
         return 2
     try:
         rec = Recognizer(a.models, RecognizerConfig())
-        counts = harvest(a.scenes, a.out, rec, a.per_scene, a.seed)
+        counts = harvest(a.scenes, a.out, rec, a.per_scene, a.seed, cards=a.cards)
     except (FileNotFoundError, ValueError) as e:
         print(f"mined_crops: {e}", file=sys.stderr)
         return 2
