@@ -4,7 +4,7 @@
 # interrupted mid-way continues from runs/<name>/weights/last.pt.
 #
 #   bash scripts/setup.sh --train      # once: torch + ultralytics in .venv
-#   bash scripts/retrain.sh            # about 16 h on two CPU cores
+#   bash scripts/retrain.sh            # about 18 h on two CPU cores
 #
 # Steps (models/README.md says why each is there):
 #   1. synthetic scenes: 4000 at 640 px for the detector, 1200 phone-size ones for sharp crops
@@ -29,7 +29,9 @@
 #  13. four fine-tunes of step 12's first classifier (side-by-side designs, glyph warp, card-back
 #      corners), averaged into one network (a model soup), then one epoch more with real pips and
 #      court figures as `none`: the first of three
-#  14. exported to ONNX in models/
+#  14. a wider classifier (width 0.375) trained from scratch on step 13's crops plus crops at the
+#      detector's own boxes on the renders: the second of three
+#  15. exported to ONNX in models/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -151,7 +153,7 @@ $PY -m vision.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=
     --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 2 --name cls96chunky --resume \
     --init runs/cls96rand2/weights/best.pt --export-to runs/export/classifier-chunky.onnx
 
-step "12. the randomized decks at low resolution too: two more fine-tunes, step 13's start and models/classifier2.onnx"
+step "12. the randomized decks at low resolution too: two more fine-tunes, step 13's start and the second classifier before step 14"
 # Step 11's scenes were 800-2200 px: these reach down to 600 px, where held-out renders put
 # an index in 15 px. The chunky-club designs go in with the others.
 ALL_RAND_DECKS="$RAND_DECKS,$CHUNKY_DECKS"
@@ -207,13 +209,24 @@ $PY -m vision.cls_data --out data/clsABN ab=data/clsAB mid=data/realmid
     --epochs 1 --imgsz 96 --batch 128 --lr0 0.0002 --warmup-epochs 0.1 --seed 19 --name cls96L4N --resume \
     --init runs/soup/L4.pt --export-to runs/export/classifier-96L4N.onnx
 
-step "14. ship"
+step "14. a wider second opinion, from scratch: models/classifier2.onnx"
+# The detector's own boxes on step 12's scenes, filed under the card each lands on (partial and
+# shifted boxes, as the classifier meets them at run time), harvested with step 13's models.
+models_dir runs/round5 detector-mix classifier-96L4N classifier-96lo2 classifier-96mix
+[ -d data/detboxM/train ] || $PY -m vision.mined_crops --scenes data/rpA data/rpAv data/oldA data/rp3 data/rp3v \
+    --out data/detboxM --models runs/round5 --cards --per-scene 3 --seed 911
+$PY -m vision.cls_data --out data/clsMD $A2 $BACKS mid=data/realmid db=data/detboxM
+[ -f runs/export/classifier-96W7.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
+    --epochs 7 --imgsz 96 --batch 128 --lr0 0.002 --depth 0.5 --width 0.375 --seed 52 --name cls96W7 --resume \
+    --export-to runs/export/classifier-96W7.onnx
+
+step "15. ship"
 cp runs/export/detector-mix.onnx models/detector.onnx
 cp runs/export/detector-mix.json models/detector.json
 cp runs/export/classifier-96L4N.onnx models/classifier.onnx
 cp runs/export/classifier-96L4N.json models/classifier.json
-cp runs/export/classifier-96lo2.onnx models/classifier2.onnx
-cp runs/export/classifier-96lo2.json models/classifier2.json
+cp runs/export/classifier-96W7.onnx models/classifier2.onnx
+cp runs/export/classifier-96W7.json models/classifier2.json
 cp runs/export/classifier-96mix.onnx models/classifier3.onnx
 cp runs/export/classifier-96mix.json models/classifier3.json
 ls -l models/

@@ -74,3 +74,17 @@ def test_nested_boxes_read_as_the_same_card_are_one_card():
     found = merge_indices(indices((10, 10, 20, 30), (5, 5, 30, 40)),
                           probs([0.95, 0.03, 0.01, 0.01], [0.8, 0.1, 0.05, 0.05]), CLASSES, 0.5)
     assert found.card_list == [Card.parse("5H")] and len(found.indices[0]) == 2
+
+
+def test_two_unsure_corners_do_not_make_a_sure_card():
+    # Each corner leans to 5H but is unsure, and their second guesses differ: combined, 5H reaches
+    # 0.71, yet neither corner reads it at 0.5 on its own.
+    corners = probs([0.45, 0.4, 0.1, 0.05], [0.45, 0.1, 0.4, 0.05])
+    assert merge_indices(indices((0, 0, 10, 20), (90, 130, 100, 150)), corners, CLASSES, 0.7).card_list == [Card.parse("5H")]
+    assert len(merge_indices(indices((0, 0, 10, 20), (90, 130, 100, 150)), corners, CLASSES, 0.7, 0.5)) == 0
+
+
+def test_one_sure_corner_is_enough_for_the_card():
+    found = merge_indices(indices((0, 0, 10, 20), (90, 130, 100, 150)),
+                          probs([0.55, 0.4, 0.03, 0.02], [0.45, 0.1, 0.4, 0.05]), CLASSES, 0.7, 0.5)
+    assert found.card_list == [Card.parse("5H")]

@@ -15,6 +15,8 @@ fewer false cards on the tuning sets (models/README.md, "Decks it trained on rea
 With ``--cards`` the detector's boxes that do land on a legible index are cropped too, filed
 under the card the label names: the boxes the classifier reads at run time, a suit cut off or a
 neighbour's index taken in, where the training crops are cut at the labelled box and jittered.
+A third of the crops the second classifier (``cls96W7``) trained on came this way
+(models/README.md, "A wider second classifier").
 
     python -m vision.mined_crops --scenes data/rpA data/oldA data/rp3 --out data/detboxM --cards --per-scene 3 --seed 911
 
@@ -55,18 +57,23 @@ def index_boxes(label: dict) -> np.ndarray:
     return np.asarray(boxes, np.float32).reshape(-1, 4)
 
 
+def overlaps(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every box of ``a`` against every box of ``b`` (xyxy): the (N, M) shared areas, and each
+    box's own area."""
+    x0 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y0 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x1 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y1 = np.minimum(a[:, None, 3], b[None, :, 3])
+    shared = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    return shared, (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]), (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+
+
 def off_index(found: np.ndarray, indices: np.ndarray) -> np.ndarray:
     """Per found box: whether it shares at most :data:`MAX_SHARED` of its area, and of every
     index's, with the indices."""
     if len(found) == 0 or len(indices) == 0:
         return np.ones(len(found), bool)
-    x0 = np.maximum(found[:, None, 0], indices[None, :, 0])
-    y0 = np.maximum(found[:, None, 1], indices[None, :, 1])
-    x1 = np.minimum(found[:, None, 2], indices[None, :, 2])
-    y1 = np.minimum(found[:, None, 3], indices[None, :, 3])
-    shared = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    area_f = (found[:, 2] - found[:, 0]) * (found[:, 3] - found[:, 1])
-    area_i = (indices[:, 2] - indices[:, 0]) * (indices[:, 3] - indices[:, 1])
+    shared, area_f, area_i = overlaps(found, indices)
     frac = shared / np.maximum(np.minimum(area_f[:, None], area_i[None, :]), 1e-6)
     return (frac <= MAX_SHARED).all(axis=1)
 
@@ -118,14 +125,7 @@ def card_at(found: np.ndarray, label: dict, scale: float) -> list[str | None]:
     boxes, cards = legible_index_boxes(label)
     if len(found) == 0 or len(boxes) == 0:
         return [None] * len(found)
-    boxes = boxes / scale
-    x0 = np.maximum(found[:, None, 0], boxes[None, :, 0])
-    y0 = np.maximum(found[:, None, 1], boxes[None, :, 1])
-    x1 = np.minimum(found[:, None, 2], boxes[None, :, 2])
-    y1 = np.minimum(found[:, None, 3], boxes[None, :, 3])
-    inter = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    area_f = (found[:, 2] - found[:, 0]) * (found[:, 3] - found[:, 1])
-    area_b = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    inter, area_f, area_b = overlaps(found, boxes / scale)
     iou = inter / (area_f[:, None] + area_b[None, :] - inter + 1e-9)
     best = iou.argmax(axis=1)
     return [cards[j] if iou[i, j] >= MIN_IOU_ON_INDEX else None for i, j in enumerate(best)]

@@ -43,6 +43,13 @@ class RecognizerConfig:
     nms_iou: float = 0.5
     card_confidence: float = 0.7
     """Classifier probability a card needs, after merging its indices."""
+    sure_index_confidence: float = 0.5
+    """A card also needs one of its indices read at this or more on its own: two unsure corners
+    can otherwise combine past ``card_confidence`` when their second guesses differ (on a real
+    tuning photo a heart court card's blurred corners read 4H at 0.34 and 0.22, with 5H and AH
+    next, and combined to a false 4H at 0.95). On the tuning sets, with
+    this release's classifiers, it dropped 3 of the real photos' 4 false cards and 1-5 on each
+    set of renders, for 0-2 cards found fewer a set (models/README.md)."""
     crop_margins: tuple[float, ...] = (0.1, 0.2)
     """Crop = index box grown by this fraction of its size on each side, then squared (as in
     training, which jitters it 10-40%). Each index is read at every margin and the readings
@@ -165,14 +172,15 @@ def _outread(xyxy: np.ndarray, best: np.ndarray, sure: np.ndarray, is_card: np.n
 
 
 def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card | None],
-                  card_confidence: float) -> Detections:
+                  card_confidence: float, sure_index_confidence: float = 0.0) -> Detections:
     """One detection per card: indices read as the same card are its two corners.
 
     ``probs`` (N, classes) are the classifier's readings of the N indices; ``class_cards`` names
     the classes (``None`` for "not a card"). An index goes to the card it most likely shows,
     unless "not a card" is likelier. A card's indices combine by summing log-probabilities,
     so a clear reading of one corner outweighs a blurred other corner; the card is kept when
-    the combined probability reaches ``card_confidence``. Sorted left to right, as a player
+    the combined probability reaches ``card_confidence`` and one of its indices alone reads it
+    at ``sure_index_confidence`` or more. Sorted left to right, as a player
     reads a row.
 
     One place holds one index: boxes that nest (the centre of one inside the other) but read
@@ -196,7 +204,7 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
         # The detector's score already gated each index (index_confidence); multiplying it in
         # again would punish real photos twice, where it runs lower than on synthetic ones.
         p_card = float(joint[cls])
-        if p_card < card_confidence:
+        if p_card < card_confidence or probs[members, cls].max() < sure_index_confidence:
             continue
         boxes = indices.xyxy[members]
         union = np.array([boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max()])
@@ -215,7 +223,8 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
 CLASSIFIER_FILES = ("classifier.onnx", "classifier2.onnx", "classifier3.onnx")
 """The classifier, and optional others trained on other data, asked about the indices the first
 is unsure of (:attr:`RecognizerConfig.second_opinion_below`): their readings are averaged. The
-first two are trained on the most deck designs, the third on the most real crops
+first is fine-tuned on the most deck designs; the second, a wider network, trained from scratch
+on the first's crops plus crops at the detector's own boxes; the third on the most real crops
 (models/README.md)."""
 
 
@@ -325,7 +334,8 @@ class Recognizer:
 
     def merge_by_card(self, indices: Detections, probs: np.ndarray) -> Detections:
         """One detection per card (see :func:`merge_indices`)."""
-        return merge_indices(indices, probs, self.class_cards, self.config.card_confidence)
+        return merge_indices(indices, probs, self.class_cards, self.config.card_confidence,
+                             self.config.sure_index_confidence)
 
     # -- whole pipeline ---------------------------------------------------------------------------
     def recognize_photo(self, photo: Photo) -> Detections:
