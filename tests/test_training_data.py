@@ -312,13 +312,13 @@ def test_a_scene_decoded_at_reduced_scale_is_mined_in_its_own_pixels(tmp_path):
             return Detections(xyxy=np.array([on_index, on_table], np.float32), confidence=np.array([0.9, 0.8]))
 
     counts = harvest([tmp_path / "scenes"], tmp_path / "out", Finder(), per_scene=5, seed=0)
-    assert counts["off index"] == 1 and counts["written"] == 1
+    assert counts["off index"] == 1 and counts["none crops"] == 1
     assert [p.name for p in (tmp_path / "out" / "train" / "none").iterdir()] == ["s_01.jpg"]
 
     label["cards"][0]["indices"][0].update(visible_box_xyxy=[1040, 1040, 1200, 1340], visible_fraction=1.0, legible=True)
     (scenes / "s.json").write_text(json.dumps(label))
     counts = harvest([tmp_path / "scenes"], tmp_path / "cards", Finder(), per_scene=5, seed=0, cards=True)
-    assert counts["on index"] == 1 and counts["written"] == 1
+    assert counts["card crops"] == 1 and counts["none crops"] == 1
     assert [p.name for p in (tmp_path / "cards" / "train" / "7H").iterdir()] == ["s_00.jpg"]
 
 

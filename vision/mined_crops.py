@@ -18,7 +18,8 @@ neighbour's index taken in, where the training crops are cut at the labelled box
 A third of the crops the second classifier (``cls96W7``) trained on came this way
 (models/README.md, "A wider second classifier").
 
-    python -m vision.mined_crops --scenes data/rpA data/oldA data/rp3 --out data/detboxM --cards --per-scene 3 --seed 911
+    python -m vision.mined_crops --scenes data/rpA data/rpAv data/oldA data/rp3 data/rp3v --out data/detboxM \
+        --models runs/round5 --cards --per-scene 3 --seed 911
 
 Scenes are read as saved by ``cribcount synth`` (``yolo/images/<split>/*.jpg`` with their
 ``.json`` labels); crops go to the scene's own split.
@@ -145,9 +146,9 @@ def harvest(folders: list[Path], out: Path, rec: Recognizer, per_scene: int, see
             cards: bool = False) -> dict[str, int]:
     """Write up to ``per_scene`` off-index detections per scene (the detector's surest first) and,
     with ``cards``, every detection on a legible index (:func:`card_at`)."""
-    counts = {"scenes": 0, "detections": 0, "off index": 0, "written": 0}
+    counts = {"scenes": 0, "detections": 0, "off index": 0, "none crops": 0}
     if cards:
-        counts["on index"] = 0
+        counts["card crops"] = 0
     for image_path, label in labelled_scenes(folders):
         try:
             photo = read_photo(image_path, min_long_side=rec.config.min_long_side)
@@ -166,12 +167,15 @@ def harvest(folders: list[Path], out: Path, rec: Recognizer, per_scene: int, see
         nones = 0
         for k in np.argsort(-found.confidence, kind="stable"):
             if named[k] is not None:
-                card, counts["on index"] = str(Card.parse(named[k])), counts["on index"] + 1
+                cls = str(Card.parse(named[k]))
+                counts["card crops"] += 1
             elif far[k] and nones < per_scene:
-                card, nones, counts["written"] = NONE_CLASS, nones + 1, counts["written"] + 1
+                cls = NONE_CLASS
+                nones += 1
+                counts["none crops"] += 1
             else:
                 continue
-            write_crop(photo.image, jittered_box(found.xyxy[k], rng), out / split / card / f"{image_path.stem}_{int(k):02d}.jpg")
+            write_crop(photo.image, jittered_box(found.xyxy[k], rng), out / split / cls / f"{image_path.stem}_{int(k):02d}.jpg")
     return counts
 
 
@@ -180,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scenes", required=True, type=Path, nargs="+", help="folders written by `cribcount synth`")
     p.add_argument("--out", required=True, type=Path, help="crop set to write (train/ and val/ class folders)")
     p.add_argument("--models", type=Path, default=MODELS_DIR, help="folder with the detector to mine with")
-    p.add_argument("--per-scene", type=int, default=4, help="at most this many crops per scene")
+    p.add_argument("--per-scene", type=int, default=4, help="at most this many none crops per scene")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--cards", action="store_true",
                    help="also crop the detections on legible indices, filed under the label's card")
