@@ -106,3 +106,8 @@ def test_a_classifier_with_other_classes_is_refused(tmp_path):
 def test_no_indices_read_as_no_probabilities():
     probs = Recognizer(MODELS_DIR).classify(np.zeros((50, 50, 3), np.uint8), Detections.empty())
     assert probs.shape[0] == 0
+
+
+def test_the_shipped_models_together_fit_in_30_mb():
+    # The budget for the detector and classifiers together; a wider classifier must stay inside it.
+    assert sum(f.stat().st_size for f in MODELS_DIR.glob("*.onnx")) <= 30_000_000
