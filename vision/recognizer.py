@@ -47,9 +47,9 @@ class RecognizerConfig:
     """A card also needs one of its indices read at this or more on its own: two unsure corners
     can otherwise combine past ``card_confidence`` when their second guesses differ (on a real
     tuning photo a heart court card's blurred corners read 4H at 0.34 and 0.22, with 5H and AH
-    next, and combined to a false 4H at 0.95). On the tuning sets, with
-    this release's classifiers, it dropped 3 of the real photos' 4 false cards and 1-5 on each
-    set of renders, for 0-2 cards found fewer a set (models/README.md)."""
+    next, and combined to a false 4H at 0.95). On the tuning sets, with this release's
+    classifiers, it dropped 3 of the real photos' 4 false cards and 1-5 on each set of renders,
+    for 0-2 cards found fewer a set (models/README.md)."""
     crop_margins: tuple[float, ...] = (0.1, 0.2)
     """Crop = index box grown by this fraction of its size on each side, then squared (as in
     training, which jitters it 10-40%). Each index is read at every margin and the readings
