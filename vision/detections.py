@@ -19,6 +19,23 @@ import numpy as np
 from scorer.cards import Card
 
 
+def box_overlaps(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every box of ``a`` against every box of ``b`` (xyxy): the (N, M) shared areas, and each
+    box's own area."""
+    x0 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y0 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x1 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y1 = np.minimum(a[:, None, 3], b[None, :, 3])
+    shared = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
+    return shared, (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]), (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(N, M) intersection over union of every box of ``a`` with every box of ``b`` (xyxy)."""
+    shared, area_a, area_b = box_overlaps(a, b)
+    return shared / (area_a[:, None] + area_b[None, :] - shared + 1e-9)
+
+
 @dataclass(frozen=True, eq=False)
 class Detection:
     """One card found in a photo (a read-only view of one row of :class:`Detections`)."""

@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 
 from scorer.cards import Card
+from vision.detections import box_iou, box_overlaps
 from vision.image_io import ImageError, read_photo
 from vision.real_crops import NONE_CLASS, jittered_box, write_crop
 from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
@@ -58,23 +59,12 @@ def index_boxes(label: dict) -> np.ndarray:
     return np.asarray(boxes, np.float32).reshape(-1, 4)
 
 
-def overlaps(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every box of ``a`` against every box of ``b`` (xyxy): the (N, M) shared areas, and each
-    box's own area."""
-    x0 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y0 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x1 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y1 = np.minimum(a[:, None, 3], b[None, :, 3])
-    shared = np.clip(x1 - x0, 0, None) * np.clip(y1 - y0, 0, None)
-    return shared, (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]), (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-
-
 def off_index(found: np.ndarray, indices: np.ndarray) -> np.ndarray:
     """Per found box: whether it shares at most :data:`MAX_SHARED` of its area, and of every
     index's, with the indices."""
     if len(found) == 0 or len(indices) == 0:
         return np.ones(len(found), bool)
-    shared, area_f, area_i = overlaps(found, indices)
+    shared, area_f, area_i = box_overlaps(found, indices)
     frac = shared / np.maximum(np.minimum(area_f[:, None], area_i[None, :]), 1e-6)
     return (frac <= MAX_SHARED).all(axis=1)
 
@@ -126,8 +116,7 @@ def card_at(found: np.ndarray, label: dict, scale: float) -> list[str | None]:
     boxes, cards = legible_index_boxes(label)
     if len(found) == 0 or len(boxes) == 0:
         return [None] * len(found)
-    inter, area_f, area_b = overlaps(found, boxes / scale)
-    iou = inter / (area_f[:, None] + area_b[None, :] - inter + 1e-9)
+    iou = box_iou(found, boxes / scale)
     best = iou.argmax(axis=1)
     return [cards[j] if iou[i, j] >= MIN_IOU_ON_INDEX else None for i, j in enumerate(best)]
 
