@@ -1,0 +1,103 @@
+"""Second looks: the detector sees the photo at other sizes too, and what it finds there is either
+another reading of an index the main look found or an index the main look missed."""
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detections import Detections
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, group_looks
+
+IOU, CONFIDENCE = 0.5, 0.3
+
+
+def boxes(*rows: tuple[float, float, float, float, float]) -> Detections:
+    """Boxes as (x0, y0, x1, y1, detector score)."""
+    a = np.array(rows, np.float32).reshape(-1, 5)
+    return Detections(xyxy=a[:, :4], confidence=a[:, 4])
+
+
+def test_a_box_on_a_main_box_is_another_reading_of_that_index():
+    read, groups = group_looks(boxes((0, 0, 10, 20, 0.8)), boxes((1, 1, 11, 21, 0.9)), IOU, CONFIDENCE)
+    assert groups == [[0, 1]]
+    assert len(read) == 2
+
+
+def test_the_main_box_leads_its_index_even_when_a_second_look_scores_higher():
+    read, groups = group_looks(boxes((0, 0, 10, 20, 0.2)), boxes((1, 1, 11, 21, 0.9)), IOU, CONFIDENCE)
+    assert tuple(read.xyxy[groups[0][0]]) == (0, 0, 10, 20)
+
+
+def test_a_box_only_a_second_look_found_is_a_new_index():
+    read, groups = group_looks(boxes((0, 0, 10, 20, 0.8)), boxes((50, 0, 60, 20, 0.4)), IOU, CONFIDENCE)
+    assert groups == [[0], [1]]
+    assert tuple(read.xyxy[1]) == (50, 0, 60, 20)
+
+
+def test_a_faint_box_only_a_second_look_found_is_dropped():
+    read, groups = group_looks(boxes((0, 0, 10, 20, 0.8)), boxes((50, 0, 60, 20, 0.2)), IOU, CONFIDENCE)
+    assert groups == [[0]]
+    assert len(read) == 1
+
+
+def test_two_second_looks_at_one_missed_index_are_one_new_index_led_by_the_surer():
+    read, groups = group_looks(Detections.empty(), boxes((51, 1, 61, 21, 0.35), (50, 0, 60, 20, 0.6)),
+                               IOU, CONFIDENCE)
+    assert len(groups) == 1 and len(groups[0]) == 2
+    assert tuple(read.xyxy[groups[0][0]]) == (50, 0, 60, 20)
+
+
+def test_a_faint_box_on_a_new_index_still_counts_as_a_reading_of_it():
+    _, groups = group_looks(Detections.empty(), boxes((50, 0, 60, 20, 0.6), (51, 1, 61, 21, 0.1)),
+                            IOU, CONFIDENCE)
+    assert [len(g) for g in groups] == [2]
+
+
+def test_a_box_touching_a_main_index_and_a_new_one_joins_the_main():
+    main = boxes((0, 0, 10, 20, 0.8))
+    # the first is new (IoU 0.43 with main); the second overlaps it more (0.82) than main (0.54)
+    others = boxes((4, 0, 14, 20, 0.7), (3, 0, 13, 20, 0.5))
+    _, groups = group_looks(main, others, IOU, CONFIDENCE)
+    assert groups[0] == [0, 2]
+    assert groups[1] == [1]
+
+
+def test_a_box_beside_the_main_ones_is_not_taken_for_them():
+    main = boxes((0, 0, 10, 20, 0.8), (12, 0, 22, 20, 0.8))
+    _, groups = group_looks(main, boxes((6, 0, 16, 20, 0.9)), IOU, CONFIDENCE)  # IoU 0.25 with each
+    assert groups == [[0], [1], [2]]
+
+
+def test_no_boxes_no_indices():
+    read, groups = group_looks(Detections.empty(), Detections.empty(), IOU, CONFIDENCE)
+    assert groups == [] and len(read) == 0
+
+
+@pytest.fixture(scope="module")
+def photo() -> np.ndarray:
+    image = cv2.imread("sample_images/row-on-a-wood-table.jpg")
+    assert image is not None
+    return image
+
+
+def test_the_main_look_comes_first_unchanged(photo):
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_sizes=(608, 736)))
+    read, groups = recognizer.find_indices(photo)
+    main = recognizer.detect_indices(photo)
+    assert np.array_equal(read.xyxy[: len(main)], main.xyxy)
+    assert [g[0] for g in groups[: len(main)]] == list(range(len(main)))
+    assert len(read) > len(main)  # the other looks' boxes are read too
+
+
+def test_a_second_look_at_the_main_size_adds_nothing(photo):
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_sizes=(608,)))
+    read, groups = recognizer.find_indices(photo)
+    assert recognizer.detector_size(photo) == 608
+    assert groups == [[i] for i in range(len(read))]
+
+
+def test_the_shipped_settings_take_one_look(photo):
+    recognizer = Recognizer(MODELS_DIR)
+    read, groups = recognizer.find_indices(photo)
+    assert len(read) == len(recognizer.detect_indices(photo))
+    assert groups == [[i] for i in range(len(read))]
