@@ -78,8 +78,8 @@ class RecognizerConfig:
     points more cards, up to 3 more photos fully right, false cards the same or fewer): on the
     real validation photos (640 px) it added two false cards, breaking two photos, and read them
     three times slower (64 boxes a photo instead of 20); on a 12 MP photo, where only 736 is
-    added, the benchmark's median went from 56 to 81-88 ms, which on the slower machines of
-    earlier sessions would pass the 150 ms budget (models/README.md, "Second looks")."""
+    added, the benchmark's median went from 56 to 81-88 ms: on the slower machines of earlier
+    sessions that would be over the 150 ms budget (models/README.md, "Second looks")."""
     second_look_iou: float = 0.5
     """A second look's box on a main box (IoU this or more) is another reading of that index."""
     second_look_confidence: float = 0.3
