@@ -130,9 +130,24 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--against", default=None, metavar="MODELS",
                    help="also read the same photos with this models folder and print the differences "
                         "with their 95%% intervals (photos resampled in pairs)")
+    p.add_argument("--second-looks", default=None, metavar="SIZES",
+                   help="detector sizes to look again at, comma-separated (e.g. 608,736), for --models only "
+                        "(measured and left off: models/README.md, Second looks); "
+                        "with --against models, the paired difference is their effect")
     p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the failures (per set)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(handler=_run_eval)
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    """``"608,736"`` -> (608, 736): the detector's long side in pixels, one size per look."""
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 32:
+        raise CliError(f"--second-looks {text!r}: give sizes of 32 px or more, comma-separated, e.g. 608,736")
+    return sizes
 
 
 def _run_eval(args: argparse.Namespace) -> int:
@@ -141,9 +156,10 @@ def _run_eval(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled
-    from vision.recognizer import MODELS_DIR, Recognizer
+    from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
 
-    recognizer = Recognizer(args.models or MODELS_DIR)
+    config = RecognizerConfig(second_look_sizes=_sizes(args.second_looks)) if args.second_looks is not None else None
+    recognizer = Recognizer(args.models or MODELS_DIR, config)
     other = Recognizer(args.against) if args.against else None
     folders = [Path(f) for f in args.folders]
     default_real = Path(__file__).resolve().parent.parent.parent / "shared" / "photos" / "poker-cards-4"

@@ -157,3 +157,21 @@ def test_eval_against_other_models_prints_the_paired_differences(capsys):
     assert figures["against"]["card_delta"] == 0 and figures["against"]["card_delta_95"] == [0, 0]
     assert main(["eval", samples, "--against", "no-such-folder"]) == 2
     assert "no-such-folder/detector.onnx is missing" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_measures_second_looks_against_one(capsys):
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parent.parent / "sample_images")
+    assert main(["eval", samples, "--second-looks", "608,736", "--against", str(MODELS_DIR), "--json"]) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 5 and "card_delta" in figures["against"]
+
+
+@pytest.mark.parametrize("sizes", ["608,big", "", "16"])
+def test_eval_refuses_second_look_sizes_that_are_not_sizes(capsys, sizes):
+    assert main(["eval", "sample_images", "--second-looks", sizes]) == 2
+    assert "--second-looks" in capsys.readouterr().err
