@@ -252,8 +252,10 @@ def group_looks(main: Detections, others: Detections, iou: float,
     those boxes, the group's leading box first.
     """
     n = len(main)
-    xyxy, conf = list(main.xyxy), list(main.confidence)
     groups = [[i] for i in range(n)]
+    if not len(others):
+        return main, groups
+    xyxy, conf = list(main.xyxy), list(main.confidence)
     for j in np.argsort(-others.confidence, kind="stable"):
         leaders = np.array([xyxy[g[0]] for g in groups], np.float32).reshape(-1, 4)
         on = box_iou(others.xyxy[j : j + 1], leaders)[0]
@@ -352,9 +354,9 @@ class Recognizer:
 
     def find_indices(self, img: np.ndarray) -> tuple[Detections, list[list[int]]]:
         """Index boxes from the main look and the second looks, grouped by index (:func:`group_looks`)."""
-        main_size = self.detector_size(img)
-        others = [self.detect_indices(img, s) for s in self.config.second_look_sizes if s != main_size]
         cfg = self.config
+        main_size = self.detector_size(img)
+        others = [self.detect_indices(img, s) for s in cfg.second_look_sizes if s != main_size]
         return group_looks(self.detect_indices(img, main_size), Detections.merge(others),
                            cfg.second_look_iou, cfg.second_look_confidence)
 
@@ -404,9 +406,11 @@ class Recognizer:
         """Cards in a decoded photo, boxes in original-image pixels."""
         boxes, groups = self.find_indices(photo.image)
         probs = self.classify(photo.image, boxes)
-        # One reading per index: the mean of its looks' readings, at the leading box.
-        indices = boxes[[g[0] for g in groups]]
-        readings = np.stack([probs[g].mean(axis=0) for g in groups]) if groups else probs
+        if len(boxes) == len(groups):  # one look, or no box seen twice: each box is an index
+            indices, readings = boxes, probs
+        else:  # one reading per index: the mean of its looks' readings, at the leading box
+            indices = boxes[[g[0] for g in groups]]
+            readings = np.stack([probs[g].mean(axis=0) for g in groups])
         cards = self.merge_by_card(indices, readings)
         if photo.scale == 1 or not len(cards):
             return cards
