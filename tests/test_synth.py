@@ -437,3 +437,20 @@ def test_deck_and_corner_sheets_show_one_block_per_deck(tmp_path):
     assert two.shape[0] > 1.8 * one.shape[0]
     corners = cv2.imread(str(corner_sheet(["proc-slab"], tmp_path / "corners.jpg", suits=(0,))))
     assert corners.shape[0] > 0 and corners.shape[1] == 13 * 90
+
+
+@pytest.mark.parametrize("scene_type", SCENE_TYPES)
+def test_a_card_shows_as_printed_not_mirrored(scene_type):
+    """The art's top-left, top-right, bottom-right and bottom-left corners run clockwise in the
+    photo, as on a card lying face up: a mirrored card (its 7s and 4s reversed, its indices at
+    the top right) is not a card, and a classifier trained on those reads real cards badly."""
+    for n in range(3):
+        rng = np.random.default_rng([4, SCENE_TYPES.index(scene_type), n])
+        spec = make_scene(rng, TRAIN_DECK, scene_type)
+        cam = make_camera(rng, (640, 480), spec.items)
+        lab = labels(spec, cam, render(rng, spec, cam))
+        quads = [c["corners"] for c in lab["cards"]] + [i["quad"] for c in lab["cards"] for i in c["indices"]]
+        assert quads
+        for q in np.array(quads):
+            across, down = q[1] - q[0], q[3] - q[0]
+            assert across[0] * down[1] - across[1] * down[0] > 0  # clockwise with y down the image

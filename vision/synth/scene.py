@@ -302,6 +302,15 @@ def make_camera(rng: np.random.Generator, size: tuple[int, int], items: list[Ite
         if np.median(widths) / 1.15 < 0.09 * W:
             break
         dist *= 1.15
+    # The layouts and the art are drawn with y pointing down the table (as in an image), but
+    # the camera above is right-handed with the table's z up, so it sees that y pointing up: on
+    # its own it photographs every card mirrored (a 7 with its bar at the foot, the indices at
+    # the top right and bottom left). Mirroring the photo left to right puts that right: a
+    # mirrored photo of a mirrored table is a true photo of the real one, and the perspective
+    # (far side at the top) is kept. Until this was found every render, so every synthetic
+    # training and evaluation scene, showed mirrored cards (models/README.md, "Mirrored renders").
+    mirror = np.array([[-1.0, 0, W], [0, 1, 0], [0, 0, 1]])
+    Hm = mirror @ Hm
     return Camera(Hm / Hm[2, 2], 90 - math.degrees(tilt), (W, H))
 
 
