@@ -73,14 +73,16 @@ def test_a_large_photo_size_below_the_training_size_never_shrinks_the_view():
 
 
 def test_a_phone_size_photo_still_yields_boxes_in_its_own_pixels(recognizer, plain):
-    """The boxes found at 608 land on the photo's own pixels, as those found at 480 do."""
+    """The boxes found at 608 land on the photo's own pixels, as those found at 480 do: each sure
+    box at 608 lies on a box found at 480 (sure or not: one index can score either side of 0.5 at
+    the two sizes)."""
     sample = sorted((Path(__file__).resolve().parent.parent / "sample_images").glob("*.jpg"))[0]
     image = cv2.imread(str(sample))
     assert max(image.shape[:2]) >= 1216
     large = recognizer.detect_indices(image)
     small = plain.detect_indices(image)
-    sure_large, sure_small = large.xyxy[large.confidence > 0.5], small.xyxy[small.confidence > 0.5]
+    sure_large = large.xyxy[large.confidence > 0.5]
     assert len(sure_large) >= 5
-    gaps = np.linalg.norm(_centres(sure_large)[:, None] - _centres(sure_small)[None], axis=2).min(axis=1)
+    gaps = np.linalg.norm(_centres(sure_large)[:, None] - _centres(small.xyxy)[None], axis=2).min(axis=1)
     heights = sure_large[:, 3] - sure_large[:, 1]
     assert np.all(gaps < heights / 2)
