@@ -279,8 +279,9 @@ CLASSIFIER_FILES = ("classifier.onnx", "classifier2.onnx", "classifier3.onnx")
 """The classifier, and optional others trained on other data, asked about the indices the first
 is unsure of (:attr:`RecognizerConfig.second_opinion_below`): their readings are averaged. The
 first is fine-tuned on the most deck designs; the second, a wider network, trained from scratch
-on the first's crops plus crops at the detector's own boxes; the third on the most real crops
-(models/README.md)."""
+on the first's crops plus crops at the detector's own boxes; a third, when present, is read too
+(the release that fixed the mirrored renders ships none: its third had seen only mirrored cards
+and, fine-tuned, read worse than none; models/README.md)."""
 
 
 HARVEST_SETTINGS = {"crop_margins": (0.2, 0.3), "square_input": True, "second_opinion_below": 0.97,
