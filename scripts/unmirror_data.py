@@ -70,16 +70,17 @@ def detect(listing: Path, dst: Path, real: list[str]) -> tuple[int, int]:
         out = dst / "images" / f"{n:06d}_{img.name}"
         lab_out = dst / "labels" / out.with_suffix(".txt").name
         lab = _label_of(img)
-        rows = lab.read_text().split("\n") if lab.exists() else []
+        rows = [r.split() for r in lab.read_text().splitlines() if r.strip()] if lab.exists() else []
         if is_real:
             _link(img, out)
             linked += 1
         else:
             _mirror_image(img, out)
-            rows = [" ".join([r.split()[0], f"{1 - float(r.split()[1]):.6f}", *r.split()[2:]]) for r in rows if r.strip()]
+            for r in rows:  # class cx cy w h: only the centre's x moves
+                r[1] = f"{1 - float(r[1]):.6f}"
             mirrored += 1
         lab_out.parent.mkdir(parents=True, exist_ok=True)
-        lab_out.write_text("\n".join(r for r in rows if r.strip()) + "\n")
+        lab_out.write_text("\n".join(" ".join(r) for r in rows) + "\n")
         lines.append(str(out.resolve()))
     (dst / "train.txt").write_text("\n".join(lines) + "\n")
     return mirrored, linked
