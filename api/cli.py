@@ -131,8 +131,8 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                    help="also read the same photos with this models folder and print the differences "
                         "with their 95%% intervals (photos resampled in pairs)")
     p.add_argument("--second-looks", default=None, metavar="SIZES",
-                   help="detector sizes to look again at, comma-separated (e.g. 608,736), for --models only "
-                        "(measured and left off: models/README.md, Second looks); "
+                   help="detector sizes to look again at besides the main one, comma-separated (shipped: "
+                        "608,736), or none for one look; for --models only (models/README.md, Second looks); "
                         "with --against models, the paired difference is their effect")
     p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the failures (per set)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -140,13 +140,16 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
 
 
 def _sizes(text: str) -> tuple[int, ...]:
-    """``"608,736"`` -> (608, 736): the detector's long side in pixels, one size per look."""
+    """``"608,736"`` -> (608, 736): the detector's long side in pixels, one size per look;
+    ``"none"`` -> () (the main look only)."""
+    if text.strip().lower() == "none":
+        return ()
     try:
         sizes = tuple(int(part) for part in text.split(","))
     except ValueError:
         sizes = ()
     if not sizes or min(sizes) < 32:
-        raise CliError(f"--second-looks {text!r}: give sizes of 32 px or more, comma-separated, e.g. 608,736")
+        raise CliError(f"--second-looks {text!r}: give sizes of 32 px or more, comma-separated, e.g. 608,736, or none")
     return sizes
 
 

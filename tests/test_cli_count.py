@@ -9,7 +9,7 @@ import pytest
 from api_support import FakeRecognizer, draw_table, load_samples, real_models_reason, show_photo, spread_photo
 
 import api.cli
-from api.cli import main
+from api.cli import _sizes, main
 
 
 @pytest.fixture
@@ -160,15 +160,19 @@ def test_eval_against_other_models_prints_the_paired_differences(capsys):
 
 
 @pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
-def test_eval_measures_second_looks_against_one(capsys):
+def test_eval_measures_one_look_against_the_shipped_second_looks(capsys):
     from pathlib import Path
 
     from vision.recognizer import MODELS_DIR
 
     samples = str(Path(__file__).resolve().parent.parent / "sample_images")
-    assert main(["eval", samples, "--second-looks", "608,736", "--against", str(MODELS_DIR), "--json"]) == 0
+    assert main(["eval", samples, "--second-looks", "none", "--against", str(MODELS_DIR), "--json"]) == 0
     (figures,) = json.loads(capsys.readouterr().out)
     assert figures["photos"] == 5 and "card_delta" in figures["against"]
+
+
+def test_second_looks_none_is_the_main_look_only():
+    assert _sizes("none") == () and _sizes("608,736") == (608, 736)
 
 
 @pytest.mark.parametrize("sizes", ["608,big", "", "16"])

@@ -96,8 +96,8 @@ def test_a_second_look_at_the_main_size_adds_nothing(photo):
     assert groups == [[i] for i in range(len(read))]
 
 
-def test_the_shipped_settings_take_one_look(photo):
-    recognizer = Recognizer(MODELS_DIR)
+def test_no_second_look_sizes_take_one_look(photo):
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_sizes=()))
     read, groups = recognizer.find_indices(photo)
     assert len(read) == len(recognizer.detect_indices(photo))
     assert groups == [[i] for i in range(len(read))]

@@ -68,18 +68,19 @@ class RecognizerConfig:
     renders gained 1 point of cards and 1.3 of scenes. Smaller photos stay at 480: at 608 the
     real tuning photos (640 px) lost one photo to a false card (models/README.md). ``None``:
     always the training size."""
-    second_look_sizes: tuple[int, ...] = ()
+    second_look_sizes: tuple[int, ...] = (608, 736)
     """Sizes at which the detector looks at the photo again, besides its main one
     (:meth:`Recognizer.detector_size`); what it finds there is grouped with the main boxes
     (:func:`group_looks`). At another size it boxes an index a few pixels differently, a second
-    reading of it, and it finds some indices the main look missed (about 35 of the 210 errors on
-    the seed-780 tuning renders were indices with no box). Off (one look) in the shipped settings,
-    though ``(608, 736)`` read every set of renders better, tuning and validation alike (0.1-0.9
-    points more cards, up to 3 more photos fully right, false cards the same or fewer): on the
-    real validation photos (640 px) it added two false cards, breaking two photos, and read them
-    three times slower (64 boxes a photo instead of 20); on a 12 MP photo, where only 736 is
-    added, the benchmark's median went from 56 to 81-88 ms: on the slower machines of earlier
-    sessions that would be over the 150 ms budget (models/README.md, "Second looks")."""
+    reading of it, and it finds some indices the main look missed (about a quarter of the missed
+    cards on the seed-780 tuning renders had an index with no box). With the classifiers that
+    first shipped with it, on the tuning sets against one look (real / renders / two phone-size
+    sets): per card +0.0 / +0.6 / +0.6 / +0.1 points, photos fully right +1.3 / +1.2 / +2.5 / +0.3,
+    false cards -1 / +7 / -2 / -4. A phone photo (main look 608) gets one more look, at 736; a
+    small one two. Looking only at sizes up to the photo's own long side lost the real tuning
+    photos (640 px) two photos fully right. The earlier release left it off: with its
+    classifiers it broke two real validation photos with false cards; it costs about 30 ms
+    on a 12 MP photo (models/README.md, "Second looks")."""
     second_look_iou: float = 0.5
     """A second look's box on a main box (IoU this or more) is another reading of that index."""
     second_look_confidence: float = 0.3
