@@ -31,7 +31,9 @@
 #      court figures as `none`: the first of three
 #  14. a wider classifier (width 0.375) trained from scratch on step 13's crops plus crops at the
 #      detector's own boxes on the renders: the second of three
-#  15. exported to ONNX in models/
+#  15. after the mirrored-render fix: the detector fine-tuned 2 epochs on renders as printed, each
+#      classifier fine-tuned in three rounds at falling rates (models/README.md, "Mirrored renders")
+#  16. the exports copied into models/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -247,14 +249,21 @@ $PY -m vision.det_data --out data/detU data/det608/yolo@1200/0 data/det608v/yolo
 [ -f runs/export/classifier-96UWb.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
     --epochs 1 --imgsz 96 --batch 128 --lr0 0.0002 --warmup-epochs 0.1 --depth 0.5 --width 0.375 --seed 67 \
     --name cls96UWb --resume --init runs/cls96UW/weights/last.pt --export-to runs/export/classifier-96UWb.onnx
+# One more round of each at a lower rate: the two the release after shipped.
+[ -f runs/export/classifier-96U0c.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
+    --epochs 4 --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --seed 68 --name cls96U0c --resume \
+    --init runs/cls96U0b/weights/last.pt --export-to runs/export/classifier-96U0c.onnx
+[ -f runs/export/classifier-96UWc.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
+    --epochs 3 --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --depth 0.5 --width 0.375 --seed 69 \
+    --name cls96UWc --resume --init runs/cls96UWb/weights/last.pt --export-to runs/export/classifier-96UWc.onnx
 
 step "16. ship"
 cp runs/export/detector-U.onnx models/detector.onnx
 cp runs/export/detector-U.json models/detector.json
-cp runs/export/classifier-96U0b.onnx models/classifier.onnx
-cp runs/export/classifier-96U0b.json models/classifier.json
-cp runs/export/classifier-96UWb.onnx models/classifier2.onnx
-cp runs/export/classifier-96UWb.json models/classifier2.json
+cp runs/export/classifier-96U0c.onnx models/classifier.onnx
+cp runs/export/classifier-96U0c.json models/classifier.json
+cp runs/export/classifier-96UWc.onnx models/classifier2.onnx
+cp runs/export/classifier-96UWc.json models/classifier2.json
 rm -f models/classifier3.onnx models/classifier3.json  # trained on mirrored cards only: see the model card
 ls -l models/
 echo "now: .venv/bin/cribcount eval ../shared/photos/poker-cards-4 --synth 200"
