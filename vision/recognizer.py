@@ -79,7 +79,7 @@ class RecognizerConfig:
     false cards -1 / +7 / -2 / -4. A phone photo (main look 608) gets one more look, at 736; a
     small one two. Looking only at sizes up to the photo's own long side lost the real tuning
     photos (640 px) two photos fully right. The earlier release left it off: with its
-    classifiers it broke two real validation photos with false cards; it costs about 30 ms
+    classifiers it broke two real validation photos with false cards; it costs about 35 ms
     on a 12 MP photo (models/README.md, "Second looks")."""
     second_look_iou: float = 0.5
     """A second look's box on a main box (IoU this or more) is another reading of that index."""
