@@ -63,8 +63,10 @@ NEW_DECKS=proc-opensans,proc-lato,proc-garamond,proc-caladea,proc-biolinum,proc-
 OLD_DECKS=$($PY -c "import sys; from vision.synth.decks import all_decks; new = sys.argv[1].split(','); print(','.join(d.name for d in all_decks() if d.name not in new and not d.name.startswith('proc-rand-')))" "$NEW_DECKS")
 
 step "1. synthetic scenes"
+# A render counts as done once its yolo/data.yaml is written (the last thing a render writes): an
+# interrupted one runs again from the start and draws the same scenes (each is seeded by its number).
 [ -f data/det/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det --n 4000 --seed 11 --size 640 --decks "$OLD_DECKS"
-[ -d data/hires/cls/train ] || .venv/bin/cribcount synth --out data/hires --n 1200 --seed 23 --size 1000:2600 --decks "$OLD_DECKS"
+[ -f data/hires/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/hires --n 1200 --seed 23 --size 1000:2600 --decks "$OLD_DECKS"
 $PY -m vision.cls_data --out data/clsall det=data/det/cls hires=data/hires/cls:2
 
 step "2. detector"
@@ -104,9 +106,9 @@ step "7. classifier at 96 px"
     --init runs/cls64ft2/weights/best.pt --export-to runs/export/classifier-96.onnx
 
 step "8. font-suit decks, more phone-size scenes, a second 96 px classifier"
-[ -d data/det2/cls/train ] || .venv/bin/cribcount synth --out data/det2 --n 1500 --seed 37 --size 640 --decks "$NEW_DECKS"
-[ -d data/hires3/cls/train ] || .venv/bin/cribcount synth --out data/hires3 --n 1000 --seed 41 --size 1000:2600 --decks "$NEW_DECKS"
-[ -d data/hires2/cls/train ] || .venv/bin/cribcount synth --out data/hires2 --n 367 --seed 31 --size 1000:2600 --split train --decks "$OLD_DECKS"
+[ -f data/det2/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det2 --n 1500 --seed 37 --size 640 --decks "$NEW_DECKS"
+[ -f data/hires3/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/hires3 --n 1000 --seed 41 --size 1000:2600 --decks "$NEW_DECKS"
+[ -f data/hires2/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/hires2 --n 367 --seed 31 --size 1000:2600 --split train --decks "$OLD_DECKS"
 $PY -m vision.cls_data --out data/clsft3 det=data/det/cls det2=data/det2/cls hires=data/hires/cls:2 \
     hires2=data/hires2/cls:2 hires3=data/hires3/cls:2 real=data/realcls2:3
 [ -f runs/export/classifier-96mix.onnx ] || $PY -m vision.train_classifier --data data/clsft3 \
@@ -134,10 +136,10 @@ deck_list() { $PY -c "from vision.synth import procedural as p; print(','.join(d
 RAND_DECKS=$(deck_list RANDOM_PLAIN_DECKS)
 CHUNKY_DECKS=$(deck_list RANDOM_CHUNKY_DECKS)
 ALL_TRAIN_DECKS=$($PY -c "from vision.synth.decks import deck_names; print(','.join(n for n in deck_names('train') if not n.startswith('proc-rand-')))")
-[ -d data/rp/cls/train ] || .venv/bin/cribcount synth --out data/rp --n 2400 --seed 301 --split train --size 800:2200 --decks "$RAND_DECKS"
-[ -d data/rp2/cls/train ] || .venv/bin/cribcount synth --out data/rp2 --n 2400 --seed 304 --split train --size 800:2200 --decks "$RAND_DECKS"
-[ -d data/rpv/cls/val ] || .venv/bin/cribcount synth --out data/rpv --n 200 --seed 303 --split val --size 800:2200 --decks "$RAND_DECKS"
-[ -d data/old/cls/train ] || .venv/bin/cribcount synth --out data/old --n 1000 --seed 302 --split train --size 800:2200 --decks "$ALL_TRAIN_DECKS"
+[ -f data/rp/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp --n 2400 --seed 301 --split train --size 800:2200 --decks "$RAND_DECKS"
+[ -f data/rp2/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp2 --n 2400 --seed 304 --split train --size 800:2200 --decks "$RAND_DECKS"
+[ -f data/rpv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpv --n 200 --seed 303 --split val --size 800:2200 --decks "$RAND_DECKS"
+[ -f data/old/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/old --n 1000 --seed 302 --split train --size 800:2200 --decks "$ALL_TRAIN_DECKS"
 [ -d data/realcls3/train ] || $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls3 \
     --models runs/round3 --copies 2 --index-confidence 0.1
 mkdir -p data/rpv/cls/train  # a val-only crop set
@@ -146,8 +148,8 @@ $PY -m vision.cls_data --out data/clsrp rp=data/rp/cls rp2=data/rp2/cls rpv=data
     --epochs 3 --imgsz 96 --batch 128 --lr0 0.0008 --warmup-epochs 0.3 --seed 1 --name cls96rand2 --resume \
     --init runs/export/classifier-96mix.onnx --export-to runs/export/classifier-rand.onnx
 # then the chunky-club designs, 2 more epochs: models/classifier.onnx
-[ -d data/rp3/cls/train ] || .venv/bin/cribcount synth --out data/rp3 --n 1600 --seed 305 --split train --size 800:2200 --decks "$CHUNKY_DECKS"
-[ -d data/rp3v/cls/val ] || .venv/bin/cribcount synth --out data/rp3v --n 100 --seed 306 --split val --size 800:2200 --decks "$CHUNKY_DECKS"
+[ -f data/rp3/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp3 --n 1600 --seed 305 --split train --size 800:2200 --decks "$CHUNKY_DECKS"
+[ -f data/rp3v/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp3v --n 100 --seed 306 --split val --size 800:2200 --decks "$CHUNKY_DECKS"
 mkdir -p data/rp3v/cls/train
 $PY -m vision.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=data/rp/cls rpv=data/rpv/cls \
     old=data/old/cls real=data/realcls3:2
@@ -159,9 +161,9 @@ step "12. the randomized decks at low resolution too: two more fine-tunes, step 
 # Step 11's scenes were 800-2200 px: these reach down to 600 px, where held-out renders put
 # an index in 15 px. The chunky-club designs go in with the others.
 ALL_RAND_DECKS="$RAND_DECKS,$CHUNKY_DECKS"
-[ -d data/rpA/cls/train ] || .venv/bin/cribcount synth --out data/rpA --n 2400 --seed 307 --split train --size 600:2000 --decks "$ALL_RAND_DECKS"
-[ -d data/oldA/cls/train ] || .venv/bin/cribcount synth --out data/oldA --n 800 --seed 308 --split train --size 600:2000 --decks "$ALL_TRAIN_DECKS"
-[ -d data/rpAv/cls/val ] || .venv/bin/cribcount synth --out data/rpAv --n 200 --seed 309 --split val --size 600:2000 --decks "$ALL_RAND_DECKS"
+[ -f data/rpA/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpA --n 2400 --seed 307 --split train --size 600:2000 --decks "$ALL_RAND_DECKS"
+[ -f data/oldA/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/oldA --n 800 --seed 308 --split train --size 600:2000 --decks "$ALL_TRAIN_DECKS"
+[ -f data/rpAv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpAv --n 200 --seed 309 --split val --size 600:2000 --decks "$ALL_RAND_DECKS"
 mkdir -p data/rpAv/cls/train
 $PY -m vision.cls_data --out data/clsA2 rpA=data/rpA/cls rpAv=data/rpAv/cls oldA=data/oldA/cls rp3=data/rp3/cls \
     rp3v=data/rp3v/cls real=data/realcls3:2
@@ -177,8 +179,8 @@ step "13. four fine-tunes of step 12's first classifier, their soup, and the sou
 # 120 designs whose suit may stand beside the rank (as gnome-plastic's does), "none" crops at the
 # corners of card backs, and the glyph warp: each one fine-tune of cls96lo, 2 epochs, seed 6.
 SIDE_DECKS=$(deck_list RANDOM_SIDE_DECKS)
-[ -d data/rpS/cls/train ] || .venv/bin/cribcount synth --out data/rpS --n 2400 --seed 310 --split train --size 600:2000 --decks "$SIDE_DECKS"
-[ -d data/rpSv/cls/val ] || .venv/bin/cribcount synth --out data/rpSv --n 150 --seed 311 --split val --size 600:2000 --decks "$SIDE_DECKS"
+[ -f data/rpS/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpS --n 2400 --seed 310 --split train --size 600:2000 --decks "$SIDE_DECKS"
+[ -f data/rpSv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpSv --n 150 --seed 311 --split val --size 600:2000 --decks "$SIDE_DECKS"
 mkdir -p data/rpSv/cls/train
 for scenes in rpA rpAv oldA rp3 rp3v rpS rpSv; do
     [ -d "data/backs_$scenes" ] || .venv/bin/cribcount synth --out "data/backs_$scenes" --back-corners-of "data/$scenes"
@@ -228,9 +230,9 @@ step "15. cards as printed: the detector and the first two classifiers fine-tune
 # fine-tuned on their own data mirrored back (scripts/unmirror_data.py, which the fixed engine's
 # renders do not need: here every scene above is already drawn as printed). The detector's mix:
 # phone-size and 640 px renders of the training decks and the real scenes labelled again.
-[ -d data/det608 ] || .venv/bin/cribcount synth --out data/det608 --n 1200 --seed 901 --split train --size 1216:2400 --no-crops
-[ -d data/det608v ] || .venv/bin/cribcount synth --out data/det608v --n 100 --seed 902 --split val --size 1216:2400 --no-crops
-[ -d data/det640 ] || .venv/bin/cribcount synth --out data/det640 --n 600 --seed 903 --split train --size 640 --no-crops
+[ -f data/det608/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det608 --n 1200 --seed 901 --split train --size 1216:2400 --no-crops
+[ -f data/det608v/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det608v --n 100 --seed 902 --split val --size 1216:2400 --no-crops
+[ -f data/det640/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det640 --n 600 --seed 903 --split train --size 640 --no-crops
 [ -d data/realdetS/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
     --out data/realdetS --models runs/round5
 $PY -m vision.det_data --out data/detU data/det608/yolo@1200/0 data/det608v/yolo@0/100 data/det640/yolo@600/80 'data/realdetS*3'
