@@ -42,8 +42,8 @@ mkdir -p data/logs runs/export
 
 step() { echo; echo "== $*"; }
 
-# models_dir DIR DETECTOR CLASSIFIER [CLASSIFIER2 [CLASSIFIER3]]: a models folder for the harvesters,
-# from the exports in runs/export (each .onnx with its .json sidecar).
+# models_dir DIR DETECTOR CLASSIFIER [CLASSIFIER2 [CLASSIFIER3]]: a models folder for the harvesters
+# (or models/ itself, to ship), from the exports in runs/export (each .onnx with its .json sidecar).
 models_dir() {
     local dir=$1 target
     shift
@@ -260,12 +260,7 @@ $PY -m vision.det_data --out data/detU data/det608/yolo@1200/0 data/det608v/yolo
     --name cls96UWc --resume --init runs/cls96UWb/weights/last.pt --export-to runs/export/classifier-96UWc.onnx
 
 step "16. ship"
-cp runs/export/detector-U.onnx models/detector.onnx
-cp runs/export/detector-U.json models/detector.json
-cp runs/export/classifier-96U0c.onnx models/classifier.onnx
-cp runs/export/classifier-96U0c.json models/classifier.json
-cp runs/export/classifier-96UWc.onnx models/classifier2.onnx
-cp runs/export/classifier-96UWc.json models/classifier2.json
+models_dir models detector-U classifier-96U0c classifier-96UWc
 rm -f models/classifier3.onnx models/classifier3.json  # trained on mirrored cards only: see the model card
 ls -l models/
 echo "now: .venv/bin/cribcount eval ../shared/photos/poker-cards-4 --synth 200"
