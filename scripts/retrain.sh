@@ -224,7 +224,7 @@ $PY -m vision.cls_data --out data/clsMD $A2 $BACKS mid=data/realmid db=data/detb
     --epochs 7 --imgsz 96 --batch 128 --lr0 0.002 --depth 0.5 --width 0.375 --seed 52 --name cls96W7 --resume \
     --export-to runs/export/classifier-96W7.onnx
 
-step "15. cards as printed: the detector and the first two classifiers fine-tuned once more"
+step "15. cards as printed: the detector fine-tuned once more, the first two classifiers in three rounds"
 # Until the fix in vision/synth/scene.py (make_camera) every render showed its cards mirrored, so
 # steps 1-14 of the release before were trained on mirrored cards. That release's models were
 # fine-tuned on their own data mirrored back (scripts/unmirror_data.py, which the fixed engine's
