@@ -428,8 +428,11 @@ def run_jobs(jobs: list[Job], workers: int = 2, progress: bool = True) -> tuple[
     else:
         from multiprocessing import get_context
 
-        with get_context("fork" if sys.platform.startswith("linux") else "spawn").Pool(
-                workers, initializer=_worker_init) as pool:
+        # Spawned, not forked: the parent has run OpenCV's and numpy's thread pools by now (deck
+        # rasterizing, the texture bank), and a forked child can inherit a lock held by one of
+        # their threads and wait on it for ever (seen with opencv-python 5.0: both workers asleep
+        # from the first job). The workers only read the caches, so they start the same.
+        with get_context("spawn").Pool(workers, initializer=_worker_init) as pool:
             for r in pool.imap(run_job, jobs, chunksize=2):
                 results.append(r)
                 if bar:
