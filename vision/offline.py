@@ -43,10 +43,16 @@ def prepare_offline(config_dir: str | Path | None = None) -> Path:
             font = next((f for f in _FONT_CANDIDATES if Path(f).exists()), None)
             if font is None:
                 raise FileNotFoundError("no Debian TrueType font found; run scripts/setup.sh")
-            shutil.copyfile(font, target)
+            part = target.with_name(f"{name}.{os.getpid()}.tmp")
+            shutil.copyfile(font, part)
+            part.replace(target)
     settings = cfg / "Ultralytics" / "settings.json"
     data = json.loads(settings.read_text()) if settings.exists() else {}
     data.update(sync=False, hub=False, clearml=False, comet=False, dvc=False, mlflow=False,
                 neptune=False, raytune=False, tensorboard=False, wandb=False)
-    settings.write_text(json.dumps(data, indent=2))
+    # Written aside and renamed into place: two trainings started together (as retrain.sh runs
+    # them, side by side) each read this file, and one once read it half-written and crashed.
+    tmp = settings.with_name(f"settings.json.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=2))
+    tmp.replace(settings)
     return cfg
