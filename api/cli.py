@@ -134,6 +134,9 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                    help="detector sizes to look again at besides the main one, comma-separated (shipped: "
                         "608,736), or none for one look; for --models only (models/README.md, Second looks); "
                         "with --against models, the paired difference is their effect")
+    p.add_argument("--always-look-again", action="store_true",
+                   help="take the second looks at every photo, not only where the main look leaves doubt "
+                        "(a card below 0.999, or none); for --models only (models/README.md)")
     p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the failures (per set)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(handler=_run_eval)
@@ -155,13 +158,19 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 def _run_eval(args: argparse.Namespace) -> int:
     import json
+    import math
     import tempfile
+    from dataclasses import replace
     from pathlib import Path
 
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
 
-    config = RecognizerConfig(second_look_sizes=_sizes(args.second_looks)) if args.second_looks is not None else None
+    config = RecognizerConfig()
+    if args.second_looks is not None:
+        config = replace(config, second_look_sizes=_sizes(args.second_looks))
+    if args.always_look_again:
+        config = replace(config, second_look_below=math.inf)
     recognizer = Recognizer(args.models or MODELS_DIR, config)
     other = Recognizer(args.against) if args.against else None
     folders = [Path(f) for f in args.folders]

@@ -101,3 +101,61 @@ def test_no_second_look_sizes_take_one_look(photo):
     read, groups = recognizer.find_indices(photo)
     assert len(read) == len(recognizer.detect_indices(photo))
     assert groups == [[i] for i in range(len(read))]
+
+
+# -- second looks only where the main look leaves doubt ------------------------------------------
+
+def test_no_card_read_is_doubt():
+    recognizer = Recognizer(MODELS_DIR)
+    assert recognizer.in_doubt(Detections.empty())
+
+
+def five(*confidences: float) -> Detections:
+    """Five cards in a row, read at ``confidences``."""
+    return boxes(*((20 * i, 0, 20 * i + 10, 20, c) for i, c in enumerate(confidences)))
+
+
+def test_a_card_read_below_the_line_is_doubt_and_five_cards_above_it_are_not():
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=0.999))
+    assert not recognizer.in_doubt(five(0.9995, 1.0, 1.0, 1.0, 1.0))
+    assert recognizer.in_doubt(five(0.98, 1.0, 1.0, 1.0, 1.0))
+
+
+def test_fewer_cards_than_a_show_is_doubt_however_sure():
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=0.999, second_look_fewer_than=5))
+    assert recognizer.in_doubt(five(1.0, 1.0, 1.0, 1.0, 1.0)[:4])
+    assert not Recognizer(MODELS_DIR, RecognizerConfig(second_look_fewer_than=4)).in_doubt(five(1.0, 1.0, 1.0, 1.0, 1.0)[:4])
+
+
+def _looks_taken(recognizer: Recognizer, path: str) -> tuple[list[str], list[int]]:
+    """The cards read from the photo at ``path``, and the sizes the detector looked at."""
+    sizes: list[int] = []
+    detect = recognizer.detect_indices
+
+    def counting(img: np.ndarray, size: int | None = None) -> Detections:
+        sizes.append(size or recognizer.detector_size(img))
+        return detect(img, size)
+
+    recognizer.detect_indices = counting
+    cards = [str(c) for c in recognizer.recognize(path).card_list]
+    return cards, sizes
+
+
+def test_a_photo_whose_cards_all_read_surely_gets_one_look():
+    recognizer = Recognizer(MODELS_DIR)
+    cards, sizes = _looks_taken(recognizer, "sample_images/row-on-a-wood-table.jpg")
+    assert sizes == [608]
+    one_look = Recognizer(MODELS_DIR, RecognizerConfig(second_look_sizes=()))
+    assert cards == [str(c) for c in one_look.recognize("sample_images/row-on-a-wood-table.jpg").card_list]
+
+
+def test_a_photo_with_a_doubtful_card_gets_the_second_looks_and_reads_as_looking_always():
+    # The sample photos all read at 0.999 or more: a line at 1 puts this one in doubt.
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=1.0))
+    cards, sizes = _looks_taken(recognizer, "sample_images/starter-on-the-deck.jpg")
+    assert sizes == [608, 736]  # a phone photo: main look at 608, then again at 736 only
+    always = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0))
+    expected = always.recognize("sample_images/starter-on-the-deck.jpg")
+    assert cards == [str(c) for c in expected.card_list]
+    got = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=1.0)).recognize("sample_images/starter-on-the-deck.jpg")
+    assert np.allclose(got.confidence, expected.confidence) and np.allclose(got.xyxy, expected.xyxy)

@@ -81,6 +81,19 @@ class RecognizerConfig:
     photos (640 px) two photos fully right. The earlier release left it off: with its
     classifiers it broke two real validation photos with false cards; it costs about 35 ms
     on a 12 MP photo (models/README.md, "Second looks")."""
+    second_look_below: float = 0.999
+    """Look again (``second_look_sizes``) only when the main look leaves doubt: a card read below
+    this, or fewer cards than ``second_look_fewer_than``. On this project's two-core machine the
+    second looks took a 12 MP photo from about 90 to 185 ms (median), over the 150 ms budget, and
+    a photo whose five cards all read at 0.999 or more gains nothing from them. On the tuning sets
+    (real photos, small and phone-size renders) reading again only the doubtful photos read exactly
+    as looking again at every one; with the line on confidence alone, each validation set lost a
+    photo whose missed card left no doubt among the others (models/README.md, "Second looks only
+    where in doubt"). Above 1: always look again."""
+    second_look_fewer_than: int = 5
+    """A photo where the main look read fewer cards than this is in doubt: a show is five cards
+    (the hand and the starter), so a card may be missing (4 cards, the starter named apart, also
+    look again)."""
     second_look_iou: float = 0.5
     """A second look's box on a main box (IoU this or more) is another reading of that index."""
     second_look_confidence: float = 0.3
@@ -354,13 +367,20 @@ class Recognizer:
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
         return Detections(xyxy=xyxy, confidence=scores[kept])
 
-    def find_indices(self, img: np.ndarray) -> tuple[Detections, list[list[int]]]:
-        """Index boxes from the main look and the second looks, grouped by index (:func:`group_looks`)."""
+    def find_indices(self, img: np.ndarray, main: Detections | None = None) -> tuple[Detections, list[list[int]]]:
+        """Index boxes from the main look (``main``, when it was taken already) and the second looks,
+        grouped by index (:func:`group_looks`)."""
         cfg = self.config
         main_size = self.detector_size(img)
         others = [self.detect_indices(img, s) for s in cfg.second_look_sizes if s != main_size]
-        return group_looks(self.detect_indices(img, main_size), Detections.merge(others),
-                           cfg.second_look_iou, cfg.second_look_confidence)
+        if main is None:
+            main = self.detect_indices(img, main_size)
+        return group_looks(main, Detections.merge(others), cfg.second_look_iou, cfg.second_look_confidence)
+
+    def in_doubt(self, cards: Detections) -> bool:
+        """Whether the main look's cards call for a second look (:attr:`RecognizerConfig.second_look_below`)."""
+        cfg = self.config
+        return len(cards) < max(cfg.second_look_fewer_than, 1) or float(cards.confidence.min()) < cfg.second_look_below
 
     def classify(self, img: np.ndarray, indices: Detections) -> np.ndarray:
         """Class probabilities (N, classes) for each index, averaged over the crop margins, and
@@ -405,15 +425,20 @@ class Recognizer:
 
     # -- whole pipeline ---------------------------------------------------------------------------
     def recognize_photo(self, photo: Photo) -> Detections:
-        """Cards in a decoded photo, boxes in original-image pixels."""
-        boxes, groups = self.find_indices(photo.image)
-        probs = self.classify(photo.image, boxes)
-        if len(boxes) == len(groups):  # one look, or no box seen twice: each box is an index
-            indices, readings = boxes, probs
-        else:  # one reading per index: the mean of its looks' readings, at the leading box
-            indices = boxes[[g[0] for g in groups]]
-            readings = np.stack([probs[g].mean(axis=0) for g in groups])
-        cards = self.merge_by_card(indices, readings)
+        """Cards in a decoded photo, boxes in original-image pixels: the main look, then the second
+        looks where it leaves doubt (:meth:`in_doubt`)."""
+        img = photo.image
+        main = self.detect_indices(img)
+        main_probs = self.classify(img, main)
+        cards = self.merge_by_card(main, main_probs)
+        if self.config.second_look_sizes and self.in_doubt(cards):
+            boxes, groups = self.find_indices(img, main)
+            # The main boxes lead and keep their readings; only the new boxes are read.
+            probs = np.concatenate([main_probs, self.classify(img, boxes[len(main):])])
+            if len(boxes) != len(groups):  # one reading per index: the mean of its looks', at the leading box
+                boxes = boxes[[g[0] for g in groups]]
+                probs = np.stack([probs[g].mean(axis=0) for g in groups])
+            cards = self.merge_by_card(boxes, probs)
         if photo.scale == 1 or not len(cards):
             return cards
         s = photo.scale
