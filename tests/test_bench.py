@@ -27,3 +27,12 @@ def test_a_photo_that_is_missing_or_not_an_image_is_a_clear_error(tmp_path, caps
         with pytest.raises(SystemExit) as exit_:
             main(["--photo", str(photo), "--runs", "1"])
         assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_photo_read_surely_is_one_look_and_looking_always_is_two():
+    from vision.bench import looks_taken
+    from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+
+    data = open("sample_images/row-on-a-wood-table.jpg", "rb").read()  # five cards, each at 0.999+
+    assert looks_taken(Recognizer(MODELS_DIR), data) == 1
+    assert looks_taken(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0)), data) == 2

@@ -84,12 +84,12 @@ class RecognizerConfig:
     second_look_below: float = 0.999
     """Look again (``second_look_sizes``) only when the main look leaves doubt: a card read below
     this, or fewer cards than ``second_look_fewer_than``. On this project's two-core machine the
-    second looks took a 12 MP photo from about 90 to 185 ms (median), over the 150 ms budget, and
+    second looks took a 12 MP photo from about 90 to 170-190 ms, over the 150 ms budget, and
     a photo whose five cards all read at 0.999 or more gains nothing from them. On the tuning sets
     (real photos, small and phone-size renders) reading again only the doubtful photos read exactly
-    as looking again at every one; with the line on confidence alone, each validation set lost a
-    photo whose missed card left no doubt among the others (models/README.md, "Second looks only
-    where in doubt"). Above 1: always look again."""
+    as looking again at every one; with the line on confidence alone, four of five validation
+    sets lost a photo whose missed card left no doubt among the others (models/README.md, "Second
+    looks only where in doubt"). Above 1: always look again."""
     second_look_fewer_than: int = 5
     """A photo where the main look read fewer cards than this is in doubt: a show is five cards
     (the hand and the starter), so a card may be missing (4 cards, the starter named apart, also
@@ -377,6 +377,12 @@ class Recognizer:
             main = self.detect_indices(img, main_size)
         return group_looks(main, Detections.merge(others), cfg.second_look_iou, cfg.second_look_confidence)
 
+    def main_look(self, img: np.ndarray) -> tuple[Detections, np.ndarray, Detections]:
+        """The main look's index boxes, their readings, and the cards they make (boxes in ``img`` pixels)."""
+        main = self.detect_indices(img)
+        probs = self.classify(img, main)
+        return main, probs, self.merge_by_card(main, probs)
+
     def in_doubt(self, cards: Detections) -> bool:
         """Whether the main look's cards call for a second look (:attr:`RecognizerConfig.second_look_below`)."""
         cfg = self.config
@@ -428,9 +434,7 @@ class Recognizer:
         """Cards in a decoded photo, boxes in original-image pixels: the main look, then the second
         looks where it leaves doubt (:meth:`in_doubt`)."""
         img = photo.image
-        main = self.detect_indices(img)
-        main_probs = self.classify(img, main)
-        cards = self.merge_by_card(main, main_probs)
+        main, main_probs, cards = self.main_look(img)
         if self.config.second_look_sizes and self.in_doubt(cards):
             boxes, groups = self.find_indices(img, main)
             # The main boxes lead and keep their readings; only the new boxes are read.
