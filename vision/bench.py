@@ -53,8 +53,7 @@ def looks_taken(recognizer: Recognizer, data: bytes) -> int:
     """1 where the recognizer reads the photo ``data`` with its main look alone, else 1 + its second
     looks: a photo in doubt (:meth:`Recognizer.in_doubt`) takes about twice the detector's time."""
     image = decode_photo(data, min_long_side=recognizer.config.min_long_side).image
-    main_size = recognizer.detector_size(image)
-    others = [s for s in recognizer.config.second_look_sizes if s != main_size]
+    others = recognizer.second_look_sizes(image)
     return 1 + len(others) if others and recognizer.in_doubt(recognizer.main_look(image)[2]) else 1
 
 
@@ -94,12 +93,13 @@ def main(argv: list[str] | None = None) -> int:
             p.error("no --photo and no sample_images/*.jpg")
         every, again = [], 0
         for photo in photos:
+            data = photo.read_bytes()
             try:
-                times, dets, size = time_photo(recognizer, photo.read_bytes(), a.runs)
+                times, dets, size = time_photo(recognizer, data, a.runs)
             except ImageError as e:
                 p.error(f"{photo}: {e}")
             every += times
-            looks = looks_taken(recognizer, photo.read_bytes())
+            looks = looks_taken(recognizer, data)
             again += looks > 1
             print(f"{photo.name} ~{size[0]}x{size[1]}, {photo.stat().st_size / 1e6:.1f} MB; cards read: "
                   f"{' '.join(str(c) for c in dets.card_list) or '-'}; {'looked again' if looks > 1 else 'one look'}; "

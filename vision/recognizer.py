@@ -371,11 +371,15 @@ class Recognizer:
         """Index boxes from the main look (``main``, when it was taken already) and the second looks,
         grouped by index (:func:`group_looks`)."""
         cfg = self.config
-        main_size = self.detector_size(img)
-        others = [self.detect_indices(img, s) for s in cfg.second_look_sizes if s != main_size]
+        others = [self.detect_indices(img, s) for s in self.second_look_sizes(img)]
         if main is None:
-            main = self.detect_indices(img, main_size)
+            main = self.detect_indices(img)
         return group_looks(main, Detections.merge(others), cfg.second_look_iou, cfg.second_look_confidence)
+
+    def second_look_sizes(self, img: np.ndarray) -> list[int]:
+        """The sizes the detector looks at ``img`` again at: the configured ones but its main size."""
+        main_size = self.detector_size(img)
+        return [s for s in self.config.second_look_sizes if s != main_size]
 
     def main_look(self, img: np.ndarray) -> tuple[Detections, np.ndarray, Detections]:
         """The main look's index boxes, their readings, and the cards they make (boxes in ``img`` pixels)."""
@@ -435,7 +439,7 @@ class Recognizer:
         looks where it leaves doubt (:meth:`in_doubt`)."""
         img = photo.image
         main, main_probs, cards = self.main_look(img)
-        if self.config.second_look_sizes and self.in_doubt(cards):
+        if self.second_look_sizes(img) and self.in_doubt(cards):
             boxes, groups = self.find_indices(img, main)
             # The main boxes lead and keep their readings; only the new boxes are read.
             probs = np.concatenate([main_probs, self.classify(img, boxes[len(main):])])
