@@ -137,6 +137,9 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--always-look-again", action="store_true",
                    help="take the second looks at every photo, not only where the main look leaves doubt "
                         "(a card below 0.999, or none); for --models only (models/README.md)")
+    p.add_argument("--whole-second-looks", action="store_true",
+                   help="second looks at the whole photo, every box they find read again (the last release), "
+                        "not only around the cards, the unsure indices; for --models only (models/README.md)")
     p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the failures (per set)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(handler=_run_eval)
@@ -164,13 +167,15 @@ def _run_eval(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled
-    from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+    from vision.recognizer import MODELS_DIR, WHOLE_SECOND_LOOKS, Recognizer, RecognizerConfig
 
     config = RecognizerConfig()
     if args.second_looks is not None:
         config = replace(config, second_look_sizes=_sizes(args.second_looks))
     if args.always_look_again:
         config = replace(config, second_look_below=math.inf)
+    if args.whole_second_looks:
+        config = replace(config, **WHOLE_SECOND_LOOKS)
     recognizer = Recognizer(args.models or MODELS_DIR, config)
     other = Recognizer(args.against) if args.against else None
     folders = [Path(f) for f in args.folders]

@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detections import Detections
+from vision.detections import Detections, box_iou
 from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, group_looks
 
 IOU, CONFIDENCE = 0.5, 0.3
@@ -132,9 +132,9 @@ def _looks_taken(recognizer: Recognizer, path: str) -> tuple[list[str], list[int
     sizes: list[int] = []
     detect = recognizer.detect_indices
 
-    def counting(img: np.ndarray, size: int | None = None) -> Detections:
+    def counting(img: np.ndarray, size: int | None = None, window=None) -> Detections:
         sizes.append(size or recognizer.detector_size(img))
-        return detect(img, size)
+        return detect(img, size, window)
 
     recognizer.detect_indices = counting
     cards = [str(c) for c in recognizer.recognize(path).card_list]
@@ -159,3 +159,63 @@ def test_a_photo_with_a_doubtful_card_gets_the_second_looks_and_reads_as_looking
     assert cards == [str(c) for c in expected.card_list]
     got = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=1.0)).recognize("sample_images/starter-on-the-deck.jpg")
     assert np.allclose(got.confidence, expected.confidence) and np.allclose(got.xyxy, expected.xyxy)
+
+
+# -- second looks made cheaper: only the region of the cards, only the unsure indices read ---------
+
+def test_a_look_through_a_window_sees_what_the_whole_look_sees_there(photo):
+    recognizer = Recognizer(MODELS_DIR)
+    h, w = photo.shape[:2]
+    window = (w // 5, h // 5, 4 * w // 5, 4 * h // 5)
+    whole = recognizer.detect_indices(photo, 736)
+    seen = recognizer.detect_indices(photo, 736, window)
+    inside = ((whole.xyxy[:, 0] > window[0] + w / 10) & (whole.xyxy[:, 2] < window[2] - w / 10)
+              & (whole.xyxy[:, 1] > window[1] + h / 10) & (whole.xyxy[:, 3] < window[3] - h / 10))
+    assert inside.sum() >= 3
+    overlap = box_iou(whole.xyxy[inside], seen.xyxy).max(axis=1)
+    assert np.median(overlap) > 0.98 and overlap.min() > 0.7
+    grid = 32 * max(h, w) / 736  # the window is cut on the detector's stride grid
+    assert (seen.xyxy[:, :2] >= np.array(window[:2]) - grid).all()
+    assert (seen.xyxy[:, 2:] <= np.array(window[2:]) + grid).all()
+
+
+def test_the_window_is_the_boxes_grown_by_their_median_height():
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_window=2))
+    img = np.zeros((1000, 2000, 3), np.uint8)
+    around = boxes((500, 400, 520, 440, 0.9), (700, 400, 720, 450, 0.9), (900, 400, 920, 430, 0.9))
+    assert recognizer.second_look_window(img, around) == (420, 320, 1000, 530)  # median height 40
+
+
+def test_a_window_that_takes_in_the_whole_photo_or_has_nothing_to_go_round_is_the_whole_photo():
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_window=4))
+    img = np.zeros((100, 200, 3), np.uint8)
+    assert recognizer.second_look_window(img, boxes((40, 10, 60, 50, 0.9))) is None
+    assert recognizer.second_look_window(img, Detections.empty()) is None
+    assert Recognizer(MODELS_DIR, RecognizerConfig(second_look_window=0)).second_look_window(
+        np.zeros((1000, 2000, 3), np.uint8), boxes((500, 400, 520, 440, 0.9))) is None
+
+
+def _rows_read(recognizer: Recognizer, path: str) -> list[int]:
+    """How many index boxes each classifier call read while recognizing the photo at ``path``."""
+    rows: list[int] = []
+    classify = recognizer.classify
+
+    def counting(img: np.ndarray, indices: Detections) -> np.ndarray:
+        rows.append(len(indices))
+        return classify(img, indices)
+
+    recognizer.classify = counting
+    recognizer.recognize(path)
+    return rows
+
+
+def test_a_second_look_reads_only_the_boxes_on_unsure_indices_and_the_new_ones():
+    path = "sample_images/starter-on-the-deck.jpg"
+    every = _rows_read(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=2.0)), path)
+    only_new = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=0.0))
+    img = cv2.imread(path)
+    read, groups = only_new.find_indices(img)
+    main = only_new.detect_indices(img)
+    new_indices = sum(len(g) for g in groups[len(main):])
+    assert _rows_read(only_new, path) == [len(main), new_indices]
+    assert every == [len(main), len(read) - len(main)] and every[1] > new_indices

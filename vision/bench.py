@@ -16,6 +16,7 @@ import math
 import statistics
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -23,7 +24,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.image_io import ImageError, decode_photo
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+from vision.recognizer import MODELS_DIR, WHOLE_SECOND_LOOKS, Recognizer, RecognizerConfig
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
 
@@ -82,10 +83,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--models", type=Path, default=MODELS_DIR)
     p.add_argument("--always-look-again", action="store_true",
                    help="second looks at every photo, not only where the main look leaves doubt")
+    p.add_argument("--whole-second-looks", action="store_true",
+                   help="second looks at the whole photo, every box they find read again (the last release)")
     a = p.parse_args(argv)
     if a.photo and not a.photo.is_file():
         p.error(f"no photo at {a.photo}")
-    recognizer = Recognizer(a.models, RecognizerConfig(second_look_below=math.inf) if a.always_look_again else None)
+    config = RecognizerConfig(**(WHOLE_SECOND_LOOKS if a.whole_second_looks else {}))
+    if a.always_look_again:
+        config = replace(config, second_look_below=math.inf)
+    recognizer = Recognizer(a.models, config)
     with tempfile.TemporaryDirectory() as tmp:
         photos = [a.photo] if a.photo else [make_12mp_jpeg(f, Path(tmp) / f"12mp-{f.stem}.jpg")
                                             for f in sorted(SAMPLES.glob("*.jpg"))]

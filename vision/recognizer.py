@@ -14,6 +14,7 @@ into one detection (a deck holds each card once), their evidence combined.
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -94,6 +95,15 @@ class RecognizerConfig:
     """A photo where the main look read fewer cards than this is in doubt: a show is five cards
     (the hand and the starter), so a card may be missing (4 cards, the starter named apart, also
     look again)."""
+    second_look_window: float = 4.0
+    """The second looks see only the region of the main look's boxes that may be cards (not read
+    ``none`` at ``second_reading_below``), grown by this many times their median height (a card is
+    about four indices tall); 0: the whole photo. The window is cut from the photo as the detector
+    sees it, on its stride grid, so inside it the detector reads the very pixels of the whole look
+    and boxes the same. On the tuning sets this read the real photos and the phone-size renders
+    exactly as whole looks, the small renders three cards more (no false one); twice the height
+    changed six photos, as many for the worse as the better (models/README.md, "Cheaper second
+    looks")."""
     second_look_iou: float = 0.5
     """A second look's box on a main box (IoU this or more) is another reading of that index."""
     second_look_confidence: float = 0.3
@@ -101,6 +111,11 @@ class RecognizerConfig:
     main look keeps boxes from 0.05, ``index_confidence``). Lower, the extra boxes find a few more
     cards and as many more false ones: at 0.05 the seed-780 tuning renders read 0.2 points more
     cards with 55 false cards against 43 (models/README.md)."""
+    second_reading_below: float = 0.99
+    """A main-look index read at this or more (as a card or as ``none``) keeps its reading: the
+    second looks' boxes on it are not read (averaged with a reading that sure they change nothing:
+    the tuning sets read the same at 0.99 and 0.999 as reading every box; at 0.9 they changed 14
+    photos, half for the worse). Above 1: every box a second look finds is read."""
     second_opinion_below: float = 0.9
     """An index whose first-classifier reading is below this also goes to the other classifiers
     (when there are any), and the readings are averaged; above 1: always. Asking below 0.9 (20%
@@ -298,6 +313,11 @@ on the first's crops plus crops at the detector's own boxes; a third, when prese
 and, fine-tuned, read worse than none; models/README.md)."""
 
 
+WHOLE_SECOND_LOOKS = {"second_look_window": 0.0, "second_reading_below": math.inf}
+"""The second looks of the last release: the whole photo seen again, every box found read again
+(``cribcount eval --whole-second-looks``, ``python -m vision.bench --whole-second-looks``)."""
+
+
 HARVEST_SETTINGS = {"crop_margins": (0.2, 0.3), "square_input": True, "second_opinion_below": 0.97,
                     "second_opinion_turns": False, "large_photo_detector_size": None, "second_look_sizes": ()}
 """How the recognizer read photos when ``scripts/retrain.sh`` harvested the real crops and scenes
@@ -344,11 +364,24 @@ class Recognizer:
             return max(large, self.det_size)
         return self.det_size
 
-    def detect_indices(self, img: np.ndarray, size: int | None = None) -> Detections:
+    def detect_indices(self, img: np.ndarray, size: int | None = None,
+                       window: tuple[int, int, int, int] | None = None) -> Detections:
         """Corner-index boxes in ``img`` pixels (cards not read yet), the detector seeing ``img`` at
-        ``size`` on its long side (default: :meth:`detector_size`)."""
+        ``size`` on its long side (default: :meth:`detector_size`); with ``window`` (x0, y0, x1, y1)
+        it sees only that part of ``img``, at the same scale."""
         stride = None if self.config.square_input else DETECTOR_STRIDE
         canvas, r, (left, top) = _letterbox(img, size or self.detector_size(img), stride)
+        if window is not None:
+            # Cut the window from the letterboxed photo on the detector's stride grid, so that it
+            # sees the very pixels it would see there in the whole photo.
+            step = stride or DETECTOR_STRIDE
+            ch, cw = canvas.shape[:2]
+            cx0 = max(0, int((window[0] * r + left) // step) * step)
+            cy0 = max(0, int((window[1] * r + top) // step) * step)
+            cx1 = min(cw, -int(-(window[2] * r + left) // step) * step)
+            cy1 = min(ch, -int(-(window[3] * r + top) // step) * step)
+            canvas = canvas[cy0:cy1, cx0:cx1]
+            left, top = left - cx0, top - cy0
         out = self.detector.run(None, {self.detector.get_inputs()[0].name: _to_tensor(canvas)})[0][0]
         boxes_cxcywh, scores = out[:4].T, out[4:].max(axis=0)
         keep = scores >= self.config.index_confidence
@@ -367,14 +400,30 @@ class Recognizer:
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
         return Detections(xyxy=xyxy, confidence=scores[kept])
 
-    def find_indices(self, img: np.ndarray, main: Detections | None = None) -> tuple[Detections, list[list[int]]]:
-        """Index boxes from the main look (``main``, when it was taken already) and the second looks,
+    def find_indices(self, img: np.ndarray, main: Detections | None = None,
+                     around: Detections | None = None) -> tuple[Detections, list[list[int]]]:
+        """Index boxes from the main look (``main``, when it was taken already) and the second looks
+        (which see the region ``around`` those boxes, default ``main``: :meth:`second_look_window`),
         grouped by index (:func:`group_looks`)."""
         cfg = self.config
-        others = [self.detect_indices(img, s) for s in self.second_look_sizes(img)]
         if main is None:
             main = self.detect_indices(img)
+        window = self.second_look_window(img, main if around is None else around)
+        others = [self.detect_indices(img, s, window) for s in self.second_look_sizes(img)]
         return group_looks(main, Detections.merge(others), cfg.second_look_iou, cfg.second_look_confidence)
+
+    def second_look_window(self, img: np.ndarray, main: Detections) -> tuple[int, int, int, int] | None:
+        """The part of ``img`` the second looks see: the main look's boxes and around them
+        ``second_look_window`` times their median height; ``None``: all of it."""
+        pad_heights = self.config.second_look_window
+        if not pad_heights or not len(main):
+            return None
+        h, w = img.shape[:2]
+        pad = pad_heights * float(np.median(main.xyxy[:, 3] - main.xyxy[:, 1]))
+        x0, y0 = main.xyxy[:, :2].min(axis=0) - pad
+        x1, y1 = main.xyxy[:, 2:].max(axis=0) + pad
+        box = (max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1))))
+        return None if box == (0, 0, w, h) else box
 
     def second_look_sizes(self, img: np.ndarray) -> list[int]:
         """The sizes the detector looks at ``img`` again at: the configured ones but its main size."""
@@ -437,12 +486,20 @@ class Recognizer:
     def recognize_photo(self, photo: Photo) -> Detections:
         """Cards in a decoded photo, boxes in original-image pixels: the main look, then the second
         looks where it leaves doubt (:meth:`in_doubt`)."""
-        img = photo.image
+        img, cfg = photo.image, self.config
         main, main_probs, cards = self.main_look(img)
         if self.second_look_sizes(img) and self.in_doubt(cards):
-            boxes, groups = self.find_indices(img, main)
-            # The main boxes lead and keep their readings; only the new boxes are read.
-            probs = np.concatenate([main_probs, self.classify(img, boxes[len(main):])])
+            none = [i for i, c in enumerate(self.class_cards) if c is None]
+            maybe_card = main_probs[:, none].max(axis=1, initial=0) < cfg.second_reading_below
+            boxes, groups = self.find_indices(img, main, main[maybe_card])
+            # The main boxes lead and keep their readings; only the new boxes are read, and of
+            # those on a main box only the ones whose main reading is unsure.
+            sure = main_probs.max(axis=1) >= cfg.second_reading_below
+            groups = [g[:1] if g[0] < len(main) and sure[g[0]] else g for g in groups]
+            new = np.array(sorted(i for g in groups for i in g if i >= len(main)), int)
+            probs = np.zeros((len(boxes), main_probs.shape[1]), np.float32)
+            probs[: len(main)] = main_probs
+            probs[new] = self.classify(img, boxes[new])
             if len(boxes) != len(groups):  # one reading per index: the mean of its looks', at the leading box
                 boxes = boxes[[g[0] for g in groups]]
                 probs = np.stack([probs[g].mean(axis=0) for g in groups])
