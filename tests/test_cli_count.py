@@ -183,6 +183,19 @@ def test_eval_measures_looking_again_at_every_photo_against_the_shipped_reading(
     assert figures["photos"] == 5 and figures["card_accuracy"] == 1.0 and "hand_delta" in figures["against"]
 
 
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_measures_the_last_releases_whole_second_looks_against_the_shipped_reading(capsys):
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parent.parent / "sample_images")
+    args = ["eval", samples, "--always-look-again", "--whole-second-looks", "--against", str(MODELS_DIR), "--json"]
+    assert main(args) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 5 and figures["card_accuracy"] == 1.0 and "hand_delta" in figures["against"]
+
+
 def test_second_looks_none_is_the_main_look_only():
     assert _sizes("none") == () and _sizes("608,736") == (608, 736)
 

@@ -211,11 +211,49 @@ def _rows_read(recognizer: Recognizer, path: str) -> list[int]:
 
 def test_a_second_look_reads_only_the_boxes_on_unsure_indices_and_the_new_ones():
     path = "sample_images/starter-on-the-deck.jpg"
-    every = _rows_read(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=2.0)), path)
-    only_new = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=0.0))
+    every = _rows_read(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=2.0,
+                                                               close_look_sizes=())), path)
+    only_new = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=0.0,
+                                                       close_look_sizes=()))
     img = cv2.imread(path)
     read, groups = only_new.find_indices(img)
     main = only_new.detect_indices(img)
     new_indices = sum(len(g) for g in groups[len(main):])
     assert _rows_read(only_new, path) == [len(main), new_indices]
     assert every == [len(main), len(read) - len(main)] and every[1] > new_indices
+
+
+def _windows_seen(recognizer: Recognizer, path: str) -> dict[int, tuple[int, int, int, int] | None]:
+    """The window the detector saw the photo at ``path`` through, per size it looked at."""
+    seen: dict[int, tuple[int, int, int, int] | None] = {}
+    detect = recognizer.detect_indices
+
+    def recording(img: np.ndarray, size: int | None = None, window=None) -> Detections:
+        seen[size or recognizer.detector_size(img)] = window
+        return detect(img, size, window)
+
+    recognizer.detect_indices = recording
+    recognizer.recognize(path)
+    return seen
+
+
+def test_a_close_look_sees_only_round_the_unsure_indices():
+    path = "sample_images/starter-on-the-deck.jpg"
+    # A line at 1: every card is doubtful, the close look goes round all of them.
+    everything = _windows_seen(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=1.0,
+                                                                        close_look_sizes=(864,))), path)
+    assert set(everything) == {608, 736, 864}
+    h, w = cv2.imread(path).shape[:2]
+    x0, y0, x1, y1 = everything[864]
+    assert (x1 - x0) * (y1 - y0) < w * h
+    # No index unsure and no card doubtful (a photo in doubt only for its count): no close look.
+    none_unsure = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=0.0, second_look_fewer_than=6,
+                                                          second_reading_below=0.0, close_look_sizes=(864,)))
+    assert set(_windows_seen(none_unsure, path)) == {608, 736}
+
+
+def test_the_close_look_window_is_the_unsure_boxes_grown_by_their_median_height():
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(close_look_window=1))
+    img = np.zeros((1000, 2000, 3), np.uint8)
+    unsure = boxes((500, 400, 520, 440, 0.9), (900, 400, 920, 430, 0.9))
+    assert recognizer.second_look_window(img, unsure, recognizer.config.close_look_window) == (465, 365, 955, 475)

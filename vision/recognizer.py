@@ -104,6 +104,16 @@ class RecognizerConfig:
     exactly as whole looks, the small renders three cards more (no false one); twice the height
     changed six photos, as many for the worse as the better (models/README.md, "Cheaper second
     looks")."""
+    close_look_sizes: tuple[int, ...] = ()
+    """Sizes (long side) at which the detector also looks, where the main look leaves doubt, at the
+    region of the unsure indices (read below ``second_reading_below``) and the doubtful cards'
+    indices (below ``second_look_below``) only, grown by ``close_look_window`` times their median
+    height; its boxes are grouped with the others (:func:`group_looks`). Off: at 864 it read
+    every tuning set better (0.2-0.5 points of cards, a photo more in 100-300) but the validation
+    sets mixed (the phone-size renders 0.4 points of cards fewer) and a photo in doubt took about
+    70 ms more (models/README.md, "Cheaper second looks")."""
+    close_look_window: float = 2.0
+    """How far round the unsure indices the close looks see, in times their median height."""
     second_look_iou: float = 0.5
     """A second look's box on a main box (IoU this or more) is another reading of that index."""
     second_look_confidence: float = 0.3
@@ -114,8 +124,8 @@ class RecognizerConfig:
     second_reading_below: float = 0.99
     """A main-look index read at this or more (as a card or as ``none``) keeps its reading: the
     second looks' boxes on it are not read (averaged with a reading that sure they change nothing:
-    the tuning sets read the same at 0.99 and 0.999 as reading every box; at 0.9 they changed 14
-    photos, half for the worse). Above 1: every box a second look finds is read."""
+    the tuning sets read the same at 0.99 and 0.999 as reading every box; at 0.9, 14 photos
+    changed: a few more cards and more false ones). Above 1: every box a second look finds is read."""
     second_opinion_below: float = 0.9
     """An index whose first-classifier reading is below this also goes to the other classifiers
     (when there are any), and the readings are averaged; above 1: always. Asking below 0.9 (20%
@@ -400,22 +410,28 @@ class Recognizer:
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
         return Detections(xyxy=xyxy, confidence=scores[kept])
 
-    def find_indices(self, img: np.ndarray, main: Detections | None = None,
-                     around: Detections | None = None) -> tuple[Detections, list[list[int]]]:
+    def find_indices(self, img: np.ndarray, main: Detections | None = None, around: Detections | None = None,
+                     close: Detections | None = None) -> tuple[Detections, list[list[int]]]:
         """Index boxes from the main look (``main``, when it was taken already) and the second looks
         (which see the region ``around`` those boxes, default ``main``: :meth:`second_look_window`),
-        grouped by index (:func:`group_looks`)."""
+        and the close looks at the region of the boxes ``close`` (none when not given), grouped by
+        index (:func:`group_looks`)."""
         cfg = self.config
         if main is None:
             main = self.detect_indices(img)
         window = self.second_look_window(img, main if around is None else around)
         others = [self.detect_indices(img, s, window) for s in self.second_look_sizes(img)]
+        if close is not None and len(close) and cfg.close_look_sizes:
+            near = self.second_look_window(img, close, cfg.close_look_window)
+            others += [self.detect_indices(img, s, near) for s in cfg.close_look_sizes]
         return group_looks(main, Detections.merge(others), cfg.second_look_iou, cfg.second_look_confidence)
 
-    def second_look_window(self, img: np.ndarray, main: Detections) -> tuple[int, int, int, int] | None:
-        """The part of ``img`` the second looks see: the main look's boxes and around them
-        ``second_look_window`` times their median height; ``None``: all of it."""
-        pad_heights = self.config.second_look_window
+    def second_look_window(self, img: np.ndarray, main: Detections,
+                           pad_heights: float | None = None) -> tuple[int, int, int, int] | None:
+        """The part of ``img`` a second look sees: the region of the boxes ``main`` and around it
+        ``pad_heights`` (default ``second_look_window``) times their median height; ``None``: all of it."""
+        if pad_heights is None:
+            pad_heights = self.config.second_look_window
         if not pad_heights or not len(main):
             return None
         h, w = img.shape[:2]
@@ -491,10 +507,14 @@ class Recognizer:
         if self.second_look_sizes(img) and self.in_doubt(cards):
             none = [i for i, c in enumerate(self.class_cards) if c is None]
             maybe_card = main_probs[:, none].max(axis=1, initial=0) < cfg.second_reading_below
-            boxes, groups = self.find_indices(img, main, main[maybe_card])
+            sure = main_probs.max(axis=1) >= cfg.second_reading_below
+            # The close looks go round the unsure indices and the doubtful cards' indices.
+            doubtful = [cards.indices[k] for k in np.flatnonzero(cards.confidence < cfg.second_look_below)]
+            close_xyxy = np.concatenate([main.xyxy[~sure], *doubtful]).reshape(-1, 4)
+            close = Detections(xyxy=close_xyxy, confidence=np.ones(len(close_xyxy), np.float32))
+            boxes, groups = self.find_indices(img, main, main[maybe_card], close)
             # The main boxes lead and keep their readings; only the new boxes are read, and of
             # those on a main box only the ones whose main reading is unsure.
-            sure = main_probs.max(axis=1) >= cfg.second_reading_below
             groups = [g[:1] if g[0] < len(main) and sure[g[0]] else g for g in groups]
             new = np.array(sorted(i for g in groups for i in g if i >= len(main)), int)
             probs = np.zeros((len(boxes), main_probs.shape[1]), np.float32)
