@@ -183,16 +183,16 @@ def test_the_window_is_the_boxes_grown_by_their_median_height():
     recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_window=2))
     img = np.zeros((1000, 2000, 3), np.uint8)
     around = boxes((500, 400, 520, 440, 0.9), (700, 400, 720, 450, 0.9), (900, 400, 920, 430, 0.9))
-    assert recognizer.second_look_window(img, around) == (420, 320, 1000, 530)  # median height 40
+    assert recognizer.second_look_window(img, around.xyxy) == (420, 320, 1000, 530)  # median height 40
 
 
 def test_a_window_that_takes_in_the_whole_photo_or_has_nothing_to_go_round_is_the_whole_photo():
     recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_window=4))
     img = np.zeros((100, 200, 3), np.uint8)
-    assert recognizer.second_look_window(img, boxes((40, 10, 60, 50, 0.9))) is None
-    assert recognizer.second_look_window(img, Detections.empty()) is None
+    assert recognizer.second_look_window(img, boxes((40, 10, 60, 50, 0.9)).xyxy) is None
+    assert recognizer.second_look_window(img, Detections.empty().xyxy) is None
     assert Recognizer(MODELS_DIR, RecognizerConfig(second_look_window=0)).second_look_window(
-        np.zeros((1000, 2000, 3), np.uint8), boxes((500, 400, 520, 440, 0.9))) is None
+        np.zeros((1000, 2000, 3), np.uint8), boxes((500, 400, 520, 440, 0.9)).xyxy) is None
 
 
 def _rows_read(recognizer: Recognizer, path: str) -> list[int]:
@@ -256,4 +256,4 @@ def test_the_close_look_window_is_the_unsure_boxes_grown_by_their_median_height(
     recognizer = Recognizer(MODELS_DIR, RecognizerConfig(close_look_window=1))
     img = np.zeros((1000, 2000, 3), np.uint8)
     unsure = boxes((500, 400, 520, 440, 0.9), (900, 400, 920, 430, 0.9))
-    assert recognizer.second_look_window(img, unsure, recognizer.config.close_look_window) == (465, 365, 955, 475)
+    assert recognizer.second_look_window(img, unsure.xyxy, recognizer.config.close_look_window) == (465, 365, 955, 475)

@@ -365,6 +365,7 @@ class Recognizer:
             names = meta["names"]
             self.classifiers.append(Classifier(session, int(meta["imgsz"])))
         self.class_cards: list[Card | None] = [None if n == NONE_CLASS else Card.parse(n) for n in names]
+        self.none_classes = [i for i, c in enumerate(self.class_cards) if c is None]
 
     # -- stages ---------------------------------------------------------------------------------
     def detector_size(self, img: np.ndarray) -> int:
@@ -410,34 +411,34 @@ class Recognizer:
         xyxy = np.clip(xyxy, 0, [w, h, w, h]).astype(np.float32)
         return Detections(xyxy=xyxy, confidence=scores[kept])
 
-    def find_indices(self, img: np.ndarray, main: Detections | None = None, around: Detections | None = None,
-                     close: Detections | None = None) -> tuple[Detections, list[list[int]]]:
+    def find_indices(self, img: np.ndarray, main: Detections | None = None, around: np.ndarray | None = None,
+                     close: np.ndarray | None = None) -> tuple[Detections, list[list[int]]]:
         """Index boxes from the main look (``main``, when it was taken already) and the second looks
-        (which see the region ``around`` those boxes, default ``main``: :meth:`second_look_window`),
-        and the close looks at the region of the boxes ``close`` (none when not given), grouped by
-        index (:func:`group_looks`)."""
+        (which see the region round the boxes ``around``, (N, 4) xyxy, default ``main``'s:
+        :meth:`second_look_window`), and the close looks at the region of the boxes ``close`` (none
+        when not given), grouped by index (:func:`group_looks`)."""
         cfg = self.config
         if main is None:
             main = self.detect_indices(img)
-        window = self.second_look_window(img, main if around is None else around)
+        window = self.second_look_window(img, main.xyxy if around is None else around)
         others = [self.detect_indices(img, s, window) for s in self.second_look_sizes(img)]
         if close is not None and len(close) and cfg.close_look_sizes:
             near = self.second_look_window(img, close, cfg.close_look_window)
             others += [self.detect_indices(img, s, near) for s in cfg.close_look_sizes]
         return group_looks(main, Detections.merge(others), cfg.second_look_iou, cfg.second_look_confidence)
 
-    def second_look_window(self, img: np.ndarray, main: Detections,
+    def second_look_window(self, img: np.ndarray, xyxy: np.ndarray,
                            pad_heights: float | None = None) -> tuple[int, int, int, int] | None:
-        """The part of ``img`` a second look sees: the region of the boxes ``main`` and around it
-        ``pad_heights`` (default ``second_look_window``) times their median height; ``None``: all of it."""
+        """The part of ``img`` a second look sees: the region of the boxes ``xyxy`` (N, 4) and around
+        it ``pad_heights`` (default ``second_look_window``) times their median height; ``None``: all of it."""
         if pad_heights is None:
             pad_heights = self.config.second_look_window
-        if not pad_heights or not len(main):
+        if not pad_heights or not len(xyxy):
             return None
         h, w = img.shape[:2]
-        pad = pad_heights * float(np.median(main.xyxy[:, 3] - main.xyxy[:, 1]))
-        x0, y0 = main.xyxy[:, :2].min(axis=0) - pad
-        x1, y1 = main.xyxy[:, 2:].max(axis=0) + pad
+        pad = pad_heights * float(np.median(xyxy[:, 3] - xyxy[:, 1]))
+        x0, y0 = xyxy[:, :2].min(axis=0) - pad
+        x1, y1 = xyxy[:, 2:].max(axis=0) + pad
         box = (max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1))))
         return None if box == (0, 0, w, h) else box
 
@@ -505,14 +506,13 @@ class Recognizer:
         img, cfg = photo.image, self.config
         main, main_probs, cards = self.main_look(img)
         if self.second_look_sizes(img) and self.in_doubt(cards):
-            none = [i for i, c in enumerate(self.class_cards) if c is None]
-            maybe_card = main_probs[:, none].max(axis=1, initial=0) < cfg.second_reading_below
+            maybe_card = main_probs[:, self.none_classes].max(axis=1, initial=0) < cfg.second_reading_below
             sure = main_probs.max(axis=1) >= cfg.second_reading_below
-            # The close looks go round the unsure indices and the doubtful cards' indices.
-            doubtful = [cards.indices[k] for k in np.flatnonzero(cards.confidence < cfg.second_look_below)]
-            close_xyxy = np.concatenate([main.xyxy[~sure], *doubtful]).reshape(-1, 4)
-            close = Detections(xyxy=close_xyxy, confidence=np.ones(len(close_xyxy), np.float32))
-            boxes, groups = self.find_indices(img, main, main[maybe_card], close)
+            close = None
+            if cfg.close_look_sizes:  # round the unsure indices and the doubtful cards' indices
+                doubtful = [cards.indices[k] for k in np.flatnonzero(cards.confidence < cfg.second_look_below)]
+                close = np.concatenate([main.xyxy[~sure], *doubtful]).reshape(-1, 4)
+            boxes, groups = self.find_indices(img, main, main.xyxy[maybe_card], close)
             # The main boxes lead and keep their readings; only the new boxes are read, and of
             # those on a main box only the ones whose main reading is unsure.
             groups = [g[:1] if g[0] < len(main) and sure[g[0]] else g for g in groups]
