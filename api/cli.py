@@ -161,21 +161,17 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 def _run_eval(args: argparse.Namespace) -> int:
     import json
-    import math
     import tempfile
     from dataclasses import replace
     from pathlib import Path
 
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled
-    from vision.recognizer import MODELS_DIR, WHOLE_SECOND_LOOKS, Recognizer, RecognizerConfig
+    from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
 
     config = RecognizerConfig()
     if args.second_looks is not None:
         config = replace(config, second_look_sizes=_sizes(args.second_looks))
-    if args.always_look_again:
-        config = replace(config, second_look_below=math.inf)
-    if args.whole_second_looks:
-        config = replace(config, **WHOLE_SECOND_LOOKS)
+    config = with_second_looks(config, always=args.always_look_again, whole=args.whole_second_looks)
     recognizer = Recognizer(args.models or MODELS_DIR, config)
     other = Recognizer(args.against) if args.against else None
     folders = [Path(f) for f in args.folders]

@@ -12,11 +12,9 @@ over all; never asserts (machines are shared and noisy).
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -24,7 +22,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.image_io import ImageError, decode_photo
-from vision.recognizer import MODELS_DIR, WHOLE_SECOND_LOOKS, Recognizer, RecognizerConfig
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
 
@@ -88,9 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     a = p.parse_args(argv)
     if a.photo and not a.photo.is_file():
         p.error(f"no photo at {a.photo}")
-    config = RecognizerConfig(**(WHOLE_SECOND_LOOKS if a.whole_second_looks else {}))
-    if a.always_look_again:
-        config = replace(config, second_look_below=math.inf)
+    config = with_second_looks(RecognizerConfig(), always=a.always_look_again, whole=a.whole_second_looks)
     recognizer = Recognizer(a.models, config)
     with tempfile.TemporaryDirectory() as tmp:
         photos = [a.photo] if a.photo else [make_12mp_jpeg(f, Path(tmp) / f"12mp-{f.stem}.jpg")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -323,9 +323,16 @@ on the first's crops plus crops at the detector's own boxes; a third, when prese
 and, fine-tuned, read worse than none; models/README.md)."""
 
 
-WHOLE_SECOND_LOOKS = {"second_look_window": 0.0, "second_reading_below": math.inf}
-"""The second looks of the last release: the whole photo seen again, every box found read again
-(``cribcount eval --whole-second-looks``, ``python -m vision.bench --whole-second-looks``)."""
+def with_second_looks(config: RecognizerConfig, *, always: bool = False, whole: bool = False) -> RecognizerConfig:
+    """``config`` with the second looks the evaluation and the benchmark compare against
+    (``--always-look-again``, ``--whole-second-looks``): taken at every photo, not only where the
+    main look leaves doubt (``always``); over the whole photo, every box they find read again (``whole``,
+    the last release's)."""
+    if always:
+        config = replace(config, second_look_below=math.inf)
+    if whole:
+        config = replace(config, second_look_window=0.0, second_reading_below=math.inf)
+    return config
 
 
 HARVEST_SETTINGS = {"crop_margins": (0.2, 0.3), "square_input": True, "second_opinion_below": 0.97,
