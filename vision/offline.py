@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -43,16 +44,19 @@ def prepare_offline(config_dir: str | Path | None = None) -> Path:
             font = next((f for f in _FONT_CANDIDATES if Path(f).exists()), None)
             if font is None:
                 raise FileNotFoundError("no Debian TrueType font found; run scripts/setup.sh")
-            part = target.with_name(f"{name}.{os.getpid()}.tmp")
-            shutil.copyfile(font, part)
-            part.replace(target)
+            _write_aside(target, lambda part: shutil.copyfile(font, part))
     settings = cfg / "Ultralytics" / "settings.json"
     data = json.loads(settings.read_text()) if settings.exists() else {}
     data.update(sync=False, hub=False, clearml=False, comet=False, dvc=False, mlflow=False,
                 neptune=False, raytune=False, tensorboard=False, wandb=False)
-    # Written aside and renamed into place: two trainings started together (as retrain.sh runs
-    # them, side by side) each read this file, and one once read it half-written and crashed.
-    tmp = settings.with_name(f"settings.json.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(data, indent=2))
-    tmp.replace(settings)
+    _write_aside(settings, lambda part: part.write_text(json.dumps(data, indent=2)))
     return cfg
+
+
+def _write_aside(target: Path, write: Callable[[Path], object]) -> None:
+    """Have ``write`` fill a file beside ``target``, then rename it into place. Two trainings
+    started together (as retrain.sh runs them, side by side) each set up this folder, and one once
+    read Ultralytics' settings half-written and crashed: a reader sees the old file or the new one."""
+    part = target.with_name(f"{target.name}.{os.getpid()}.tmp")
+    write(part)
+    part.replace(target)
