@@ -140,6 +140,10 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--whole-second-looks", action="store_true",
                    help="second looks at the whole photo, every box they find read again (the last release), "
                         "not only around the cards, the unsure indices; for --models only (models/README.md)")
+    p.add_argument("--wider-margin", default=None, metavar="M",
+                   help="also read each unsure index on a crop grown by this margin a side (e.g. 0.4; measured, "
+                        "off by default), or none for the tight crops only; for --models only (models/README.md, "
+                        "Wider crops)")
     p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the failures (per set)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(handler=_run_eval)
@@ -159,6 +163,19 @@ def _sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
+def _margin(text: str) -> float | None:
+    """``"0.4"`` -> 0.4, the wider crop's margin a side as a fraction of the index box; ``"none"`` -> None (off)."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        margin = float(text)
+    except ValueError:
+        margin = -1.0
+    if not 0 <= margin <= 2:
+        raise CliError(f"--wider-margin {text!r}: give a fraction of the index box from 0 to 2, e.g. 0.4, or none")
+    return margin
+
+
 def _run_eval(args: argparse.Namespace) -> int:
     import json
     import tempfile
@@ -171,6 +188,8 @@ def _run_eval(args: argparse.Namespace) -> int:
     config = RecognizerConfig()
     if args.second_looks is not None:
         config = replace(config, second_look_sizes=_sizes(args.second_looks))
+    if args.wider_margin is not None:
+        config = replace(config, wider_margin=_margin(args.wider_margin))
     config = with_second_looks(config, always=args.always_look_again, whole=args.whole_second_looks)
     recognizer = Recognizer(args.models or MODELS_DIR, config)
     other = Recognizer(args.against) if args.against else None

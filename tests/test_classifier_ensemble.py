@@ -4,6 +4,7 @@ averaged into nonsense."""
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -12,7 +13,7 @@ import pytest
 
 from vision.detections import Detections
 from vision.recognizer import (CLASSIFIER_FILES, MODELS_DIR, Recognizer, RecognizerConfig, _to_tensor, cut_square,
-                               geometric_mean, square_crop_box)
+                               geometric_mean, prefer_wider, square_crop_box)
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_images"
 
@@ -38,7 +39,7 @@ def _each_and_all(tmp_path, config):
     the ensemble, the sample photo and its indices they read."""
     files = [f for f in CLASSIFIER_FILES if (MODELS_DIR / f).exists()]
     together = Recognizer(MODELS_DIR, config)
-    plain = RecognizerConfig(second_opinion_turns=False)
+    plain = RecognizerConfig(second_opinion_turns=False, wider_margin=None)
     alone = [Recognizer(_models_dir(tmp_path, f"alone{i}", {CLASSIFIER_FILES[0]: f}), plain)
              for i, f in enumerate(files)]
     assert len(together.classifiers) == len(files) >= 2 and all(len(r.classifiers) == 1 for r in alone)
@@ -49,14 +50,16 @@ def _each_and_all(tmp_path, config):
 
 
 def test_asked_always_the_classifiers_are_averaged(tmp_path):
-    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=1.1, second_opinion_turns=False))
+    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=1.1, second_opinion_turns=False,
+                                                                        wider_margin=None))
     np.testing.assert_allclose(p_all, np.mean(each, axis=0), atol=1e-5)
     # They are different models: averaging them is not a no-op.
     assert np.abs(each[0] - each[1]).max() > 1e-3
 
 
 def test_the_others_are_asked_only_where_the_first_is_unsure(tmp_path):
-    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=0.97, second_opinion_turns=False))
+    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=0.97, second_opinion_turns=False,
+                                                                        wider_margin=None))
     unsure = each[0].max(axis=1) < 0.97
     assert unsure.any() and not unsure.all(), "the sample should hold both kinds of index"
     np.testing.assert_allclose(p_all[~unsure], each[0][~unsure], atol=1e-5)
@@ -64,7 +67,7 @@ def test_the_others_are_asked_only_where_the_first_is_unsure(tmp_path):
 
 
 def test_an_unsure_index_is_also_read_turned_and_that_counts_as_much_as_the_others(tmp_path):
-    config = RecognizerConfig(second_opinion_below=1.1)
+    config = RecognizerConfig(second_opinion_below=1.1, wider_margin=None)
     p_all, each, together, image, indices = _each_and_all(tmp_path, config)
     first = together.classifiers[0]
 
@@ -80,6 +83,44 @@ def test_an_unsure_index_is_also_read_turned_and_that_counts_as_much_as_the_othe
     np.testing.assert_allclose(p_all, (len(others) * turned + sum(others)) / (2 * len(others)), atol=1e-5)
     # Turning is not a no-op: the network reads a turned crop differently.
     assert np.abs(turned - each[0]).max() > 1e-3
+
+
+def test_an_unsure_index_takes_its_wider_crops_reading_where_that_settles_it(tmp_path):
+    # Every index unsure, so every one is read wide too; the tight readings are those with the wider view off.
+    config = RecognizerConfig(second_opinion_below=1.1, wider_margin=0.4)
+    tight_only = Recognizer(MODELS_DIR, replace(config, wider_margin=None))
+    together = Recognizer(MODELS_DIR, config)
+    image = cv2.imread(str(SAMPLE / "starter-at-end.jpg"))  # two of its indices read surer wide
+    indices = together.detect_indices(image)
+    tight = tight_only.classify(image, indices)
+
+    def wide_reads(clf) -> np.ndarray:
+        batch = np.concatenate([_to_tensor(cut_square(image, square_crop_box(b, config.wider_margin), clf.size))
+                                for b in indices.xyxy])
+        return clf.session.run(None, {clf.session.get_inputs()[0].name: batch})[0]
+
+    first, *others = [wide_reads(c) for c in together.classifiers]
+    wide = (len(others) * first + sum(others)) / (2 * len(others))
+    expected = prefer_wider(tight, wide, config.wider_surer_by)
+    np.testing.assert_allclose(together.classify(image, indices), expected, atol=1e-5)
+    # Some index takes the wider reading, and the rest keep the tight one.
+    taken = np.abs(expected - tight).max(axis=1) > 1e-6
+    assert taken.any() and not taken.all()
+
+
+@pytest.mark.parametrize("tight, wide, taken", [
+    # QC or QS, the suit cut off by the box; the wider crop sees the spade.
+    ([0.6, 0.3, 0.1], [0.05, 0.9, 0.05], True),
+    # Surer, but of a card the tight crops hardly considered: a pip or a neighbour taken in.
+    ([0.6, 0.3, 0.1], [0.05, 0.05, 0.9], False),
+    # Not surer by enough (0.2).
+    ([0.6, 0.3, 0.1], [0.25, 0.7, 0.05], False),
+    # Surer of what the tight crops read already.
+    ([0.5, 0.4, 0.1], [0.95, 0.04, 0.01], True),
+], ids=["settles-the-suit", "names-a-third-card", "not-surer-enough", "confirms"])
+def test_the_wider_reading_is_preferred_only_where_surer_and_among_the_tight_top_two(tight, wide, taken):
+    tight, wide = np.array([tight]), np.array([wide])
+    np.testing.assert_allclose(prefer_wider(tight, wide, 0.2), wide if taken else tight)
 
 
 def test_readings_that_disagree_make_an_unsure_geometric_mean():

@@ -9,7 +9,7 @@ import pytest
 from api_support import FakeRecognizer, draw_table, load_samples, real_models_reason, show_photo, spread_photo
 
 import api.cli
-from api.cli import _sizes, main
+from api.cli import _margin, _sizes, main
 
 
 @pytest.fixture
@@ -204,3 +204,25 @@ def test_second_looks_none_is_the_main_look_only():
 def test_eval_refuses_second_look_sizes_that_are_not_sizes(capsys, sizes):
     assert main(["eval", "sample_images", "--second-looks", sizes]) == 2
     assert "--second-looks" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_measures_wider_crops_against_the_shipped_tight_ones(capsys):
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parent.parent / "sample_images")
+    assert main(["eval", samples, "--wider-margin", "0.4", "--against", str(MODELS_DIR), "--json"]) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 5 and figures["card_accuracy"] == 1.0 and "hand_delta" in figures["against"]
+
+
+def test_wider_margin_none_is_the_tight_crops_only():
+    assert _margin("none") is None and _margin("0.4") == 0.4
+
+
+@pytest.mark.parametrize("margin", ["wide", "", "-0.1", "3"])
+def test_eval_refuses_a_wider_margin_that_is_not_a_fraction(capsys, margin):
+    assert main(["eval", "sample_images", "--wider-margin", margin]) == 2
+    assert "--wider-margin" in capsys.readouterr().err

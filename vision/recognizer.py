@@ -142,6 +142,18 @@ class RecognizerConfig:
     points more cards, 2.3-2.5 more scenes fully right and 8-10 false cards fewer, and the real
     tuning photos the same, for three more crops per unsure index; turning both margins read no
     better for twice that (models/README.md)."""
+    wider_margin: float | None = None
+    """An index asked again (``second_opinion_below``) is also read by every classifier on one
+    wider crop, grown by this fraction a side (0.4: the widest margin the classifiers trained at);
+    that reading replaces the tight crops' where it is surer by ``wider_surer_by`` and names one of
+    their two likeliest classes (:func:`prefer_wider`). ``None``: off. In fans and overlaps the
+    detector sometimes boxes only the rank of an index, and the tight crops then cut the suit off (a
+    box on the Q of a QS read QC at 0.6 on a phone-size tuning render, its wider crop QS at 0.9).
+    Measured at 0.4 and left off: on the tuning sets it read 0.3-0.9 points more cards and up to
+    2.7 more photos in 100 fully right on the renders, but on the validation sets it fixed 7 photos
+    and broke 8, and false cards rose on eight sets of nine (models/README.md, "Wider crops")."""
+    wider_surer_by: float = 0.2
+    """How much surer the wider crop's reading must be than the tight crops' to replace it."""
     min_long_side: int = 1600
     """Decode JPEGs at the smallest DCT scale that keeps this many pixels on the long side."""
 
@@ -210,6 +222,15 @@ def geometric_mean(readings: np.ndarray) -> np.ndarray:
     logp = np.log(np.clip(readings, 1e-6, 1)).mean(axis=0)
     p = np.exp(logp - logp.max(axis=1, keepdims=True))
     return p / p.sum(axis=1, keepdims=True)
+
+
+def prefer_wider(tight: np.ndarray, wide: np.ndarray, surer_by: float) -> np.ndarray:
+    """(N, classes) readings of N indices from tight crops and from wider ones -> per index the
+    wider reading where it is surer by ``surer_by`` and its top class is one of the tight reading's
+    two likeliest, else the tight one (:attr:`RecognizerConfig.wider_margin`)."""
+    top_two = np.argsort(-tight, axis=1)[:, :2]
+    take = (wide.max(axis=1) > tight.max(axis=1) + surer_by) & (top_two == wide.argmax(axis=1)[:, None]).any(axis=1)
+    return np.where(take[:, None], wide, tight)
 
 
 def nested(xyxy: np.ndarray) -> np.ndarray:
@@ -336,7 +357,8 @@ def with_second_looks(config: RecognizerConfig, *, always: bool = False, whole: 
 
 
 HARVEST_SETTINGS = {"crop_margins": (0.2, 0.3), "square_input": True, "second_opinion_below": 0.97,
-                    "second_opinion_turns": False, "large_photo_detector_size": None, "second_look_sizes": ()}
+                    "second_opinion_turns": False, "large_photo_detector_size": None, "second_look_sizes": (),
+                    "wider_margin": None}
 """How the recognizer read photos when ``scripts/retrain.sh`` harvested the real crops and scenes
 the shipped models trained on: the harvesters keep these, so a retrain labels the same photos the
 same way whatever the runtime's own settings have become since."""
@@ -468,7 +490,8 @@ class Recognizer:
     def classify(self, img: np.ndarray, indices: Detections) -> np.ndarray:
         """Class probabilities (N, classes) for each index, averaged over the crop margins, and
         for indices the first classifier is unsure of (``second_opinion_below``) over its reading
-        turned (``second_opinion_turns``) and the other classifiers."""
+        turned (``second_opinion_turns``) and the other classifiers, or from a wider crop where that
+        reads surer (``wider_margin``, :meth:`wider_reading`)."""
         n = len(indices)
         if not n:
             return np.zeros((0, len(self.class_cards)), np.float32)
@@ -499,7 +522,24 @@ class Recognizer:
                 weight = max(len(others), 1)
             theirs = [read(clf, unsure, range(len(margins))).mean(axis=0) for clf in others]
             probs[unsure] = (weight * mine + sum(theirs)) / (weight + len(theirs))
+            if cfg.wider_margin is not None:
+                probs[unsure] = self.wider_reading(img, indices.xyxy[unsure], probs[unsure], weight)
         return probs.astype(np.float32)
+
+    def wider_reading(self, img: np.ndarray, xyxy: np.ndarray, tight: np.ndarray, weight: float) -> np.ndarray:
+        """``tight`` (N, classes), the readings of the unsure indices ``xyxy``, with each replaced by
+        its wider crop's reading (:attr:`RecognizerConfig.wider_margin`, every classifier averaged, the
+        first counting ``weight`` times) where that one is surer by ``wider_surer_by`` and names one of
+        the tight reading's two likeliest classes: the wider view settles what a box cut off (the suit
+        beside or under a rank), it does not bring in a card the tight crops did not consider."""
+        cfg = self.config
+        views = []
+        for clf in self.classifiers:
+            batch = np.concatenate([_to_tensor(cut_square(img, square_crop_box(b, cfg.wider_margin), clf.size))
+                                    for b in xyxy])
+            views.append(clf.session.run(None, {clf.session.get_inputs()[0].name: batch})[0])
+        wide = (weight * views[0] + sum(views[1:])) / (weight + len(views) - 1)
+        return prefer_wider(tight, wide, cfg.wider_surer_by)
 
     def merge_by_card(self, indices: Detections, probs: np.ndarray) -> Detections:
         """One detection per card (see :func:`merge_indices`)."""
