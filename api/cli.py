@@ -132,7 +132,7 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                         "with their 95%% intervals (photos resampled in pairs)")
     p.add_argument("--second-looks", default=None, metavar="SIZES",
                    help="detector sizes to look again at besides the main one, comma-separated (shipped: "
-                        "608,736), or none for one look; for --models only (models/README.md, Second looks); "
+                        "608,736), or none for one look; for --models only (models/HISTORY.md, Second looks at other sizes); "
                         "with --against models, the paired difference is their effect")
     p.add_argument("--always-look-again", action="store_true",
                    help="take the second looks at every photo, not only where the main look leaves doubt "
@@ -142,7 +142,7 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                         "not only around the cards, the unsure indices; for --models only (models/README.md)")
     p.add_argument("--wider-margin", default=None, metavar="M",
                    help="also read each unsure index on a crop grown by this margin a side (e.g. 0.4; measured, "
-                        "off by default), or none for the tight crops only; for --models only (models/README.md, "
+                        "off by default), or none for the tight crops only; for --models only (models/HISTORY.md, "
                         "Wider crops)")
     p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the failures (per set)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")

@@ -6,7 +6,7 @@
 #   bash scripts/setup.sh --train      # once: torch + ultralytics in .venv
 #   bash scripts/retrain.sh            # about 18 h on two CPU cores
 #
-# Steps (models/README.md says why each is there):
+# Steps (models/README.md lists them, models/HISTORY.md says why each is there):
 #   1. synthetic scenes: 4000 at 640 px for the detector, 1200 phone-size ones for sharp crops
 #   2. detector: slim YOLO11 on corner indices, 16 epochs at 480 px
 #   3. classifier: YOLO11-cls on 64 px index crops (52 cards + none), 12 epochs
@@ -32,7 +32,7 @@
 #  14. a wider classifier (width 0.375) trained from scratch on step 13's crops plus crops at the
 #      detector's own boxes on the renders: the second of three
 #  15. after the mirrored-render fix: the detector fine-tuned 2 epochs on renders as printed, each
-#      classifier fine-tuned in three rounds at falling rates (models/README.md, "Mirrored renders")
+#      classifier fine-tuned in three rounds at falling rates (models/HISTORY.md, "Mirrored renders")
 #  16. the exports copied into models/
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -5,7 +5,7 @@ mirrored; the fixed engine renders the same scenes mirrored left to right. So da
 before it is put right by mirroring its synthetic images left to right (and, for detector
 scenes, their boxes), while real photos and crops, which were never mirrored, are linked as
 they are. This is how the release after the fix fine-tuned its models without rendering
-everything again (models/README.md, "Mirrored renders"); data rendered by the fixed engine
+everything again (models/HISTORY.md, "Mirrored renders"); data rendered by the fixed engine
 needs none of it.
 
     python scripts/unmirror_data.py classify SRC DST --real real real2 mid

@@ -37,7 +37,7 @@ class ModelMissingError(FileNotFoundError):
 
 @dataclass(frozen=True)
 class RecognizerConfig:
-    """Thresholds, named for the measurement behind them (see models/README.md)."""
+    """Thresholds, named for the measurement behind them (models/HISTORY.md)."""
 
     index_confidence: float = 0.05
     """Detector score to keep an index box (low: the classifier rejects clutter as ``none``)."""
@@ -50,13 +50,13 @@ class RecognizerConfig:
     tuning photo a heart court card's blurred corners read 4H at 0.34 and 0.22, with 5H and AH
     next, and combined to a false 4H at 0.95). On the tuning sets, with this release's
     classifiers, it dropped 3 of the real photos' 4 false cards and 1-5 on each set of renders,
-    for 0-2 cards found fewer a set (models/README.md)."""
+    for 0-2 cards found fewer a set (models/HISTORY.md)."""
     crop_margins: tuple[float, ...] = (0.1, 0.2)
     """Crop = index box grown by this fraction of its size on each side, then squared (as in
     training, which jitters it 10-40%). Each index is read at every margin and the readings
     averaged: on real photos two margins cut false cards by a third at no loss; the tight 0.1
     takes in less of a neighbouring index than 0.3 did (tuning sets: more cards and photos fully
-    right, fewer false cards; models/README.md)."""
+    right, fewer false cards; models/HISTORY.md)."""
     square_input: bool = False
     """Pad the detector's input to a square instead of to the next multiple of its stride."""
     large_photo_detector_size: int | None = 608
@@ -67,7 +67,7 @@ class RecognizerConfig:
     held-out phone-size tuning renders (800 of them, two seeds) 608 read about 1 point more cards
     and 4 points more scenes fully right, 576 and 640 about the same; the phone-size validation
     renders gained 1 point of cards and 1.3 of scenes. Smaller photos stay at 480: at 608 the
-    real tuning photos (640 px) lost one photo to a false card (models/README.md). ``None``:
+    real tuning photos (640 px) lost one photo to a false card (models/HISTORY.md). ``None``:
     always the training size."""
     second_look_sizes: tuple[int, ...] = (608, 736)
     """Sizes at which the detector looks at the photo again, besides its main one
@@ -81,7 +81,7 @@ class RecognizerConfig:
     small one two. Looking only at sizes up to the photo's own long side lost the real tuning
     photos (640 px) two photos fully right. The earlier release left it off: with its
     classifiers it broke two real validation photos with false cards; it costs about 35 ms
-    on a 12 MP photo (models/README.md, "Second looks")."""
+    on a 12 MP photo (models/HISTORY.md, "Second looks at other sizes")."""
     second_look_below: float = 0.999
     """Look again (``second_look_sizes``) only when the main look leaves doubt: a card read below
     this, or fewer cards than ``second_look_fewer_than``. On this project's two-core machine the
@@ -89,7 +89,7 @@ class RecognizerConfig:
     a photo whose five cards all read at 0.999 or more gains nothing from them. On the tuning sets
     (real photos, small and phone-size renders) reading again only the doubtful photos read exactly
     as looking again at every one; with the line on confidence alone, four of five validation
-    sets lost a photo whose missed card left no doubt among the others (models/README.md, "Second
+    sets lost a photo whose missed card left no doubt among the others (models/HISTORY.md, "Second
     looks only where in doubt"). Above 1: always look again."""
     second_look_fewer_than: int = 5
     """A photo where the main look read fewer cards than this is in doubt: a show is five cards
@@ -102,7 +102,7 @@ class RecognizerConfig:
     sees it, on its stride grid, so inside it the detector reads the very pixels of the whole look
     and boxes the same. On the tuning sets this read the real photos and the phone-size renders
     exactly as whole looks, the small renders three cards more (no false one); twice the height
-    changed six photos, as many for the worse as the better (models/README.md, "Cheaper second
+    changed six photos, as many for the worse as the better (models/HISTORY.md, "Cheaper second
     looks")."""
     close_look_sizes: tuple[int, ...] = ()
     """Sizes (long side) at which the detector also looks, where the main look leaves doubt, at the
@@ -111,7 +111,7 @@ class RecognizerConfig:
     height; its boxes are grouped with the others (:func:`group_looks`). Off: at 864 it read
     every tuning set better (0.2-0.5 points of cards, a photo more in 100-300) but the validation
     sets mixed (the phone-size renders 0.4 points of cards fewer) and a photo in doubt took about
-    70 ms more (models/README.md, "Cheaper second looks")."""
+    70 ms more (models/HISTORY.md, "Cheaper second looks")."""
     close_look_window: float = 2.0
     """How far round the unsure indices the close looks see, in times their median height."""
     second_look_iou: float = 0.5
@@ -120,7 +120,7 @@ class RecognizerConfig:
     """A box only a second look found is a new index when the detector scored it this or more (the
     main look keeps boxes from 0.05, ``index_confidence``). Lower, the extra boxes find a few more
     cards and as many more false ones: at 0.05 the seed-780 tuning renders read 0.2 points more
-    cards with 55 false cards against 43 (models/README.md)."""
+    cards with 55 false cards against 43 (models/HISTORY.md)."""
     second_reading_below: float = 0.99
     """A main-look index read at this or more (as a card or as ``none``) keeps its reading: the
     second looks' boxes on it are not read (averaged with a reading that sure they change nothing:
@@ -131,7 +131,7 @@ class RecognizerConfig:
     (when there are any), and the readings are averaged; above 1: always. Asking below 0.9 (20%
     of the indices on the real tuning photos) read the real tuning photos as asking below 0.97
     did and the held-out renders better, in less time; with this release's classifiers 0.8 read
-    the real tuning photos worse and 0.95 the renders (models/README.md)."""
+    the real tuning photos worse and 0.95 the renders (models/HISTORY.md)."""
     second_opinion_turns: bool = True
     """An index asked again (``second_opinion_below``) is also read by the first classifier on its
     first (tightest) crop turned a quarter, a half and three quarters; that reading, the geometric mean
@@ -141,7 +141,7 @@ class RecognizerConfig:
     where the turns disagree the geometric mean is unsure. On the tuning renders this read 0.3-0.7
     points more cards, 2.3-2.5 more scenes fully right and 8-10 false cards fewer, and the real
     tuning photos the same, for three more crops per unsure index; turning both margins read no
-    better for twice that (models/README.md)."""
+    better for twice that (models/HISTORY.md)."""
     wider_margin: float | None = None
     """An index asked again (``second_opinion_below``) is also read by every classifier on one
     wider crop, grown by this fraction a side (0.4: the widest margin the classifiers trained at);
@@ -151,7 +151,7 @@ class RecognizerConfig:
     box on the Q of a QS read QC at 0.6 on a phone-size tuning render, its wider crop QS at 0.9).
     Measured at 0.4 and left off: on the tuning sets it read 0.3-0.9 points more cards and up to
     2.7 more photos in 100 fully right on the renders, but on the validation sets it fixed 7 photos
-    and broke 8, and false cards rose on eight sets of nine (models/README.md, "Wider crops")."""
+    and broke 8, and false cards rose on eight sets of nine (models/HISTORY.md, "Wider crops")."""
     wider_surer_by: float = 0.2
     """How much surer the wider crop's reading must be than the tight crops' to replace it."""
     min_long_side: int = 1600
@@ -168,7 +168,7 @@ def _session(path: Path):
     # Each session has its own thread pool, whose threads spin a while after a run waiting for
     # more: with a detector and three classifiers run one after another on two cores, the idle
     # pools' spinning took the cores from the busy one (benchmark 162-176 ms with spinning,
-    # see models/README.md).
+    # see models/HISTORY.md).
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
 
@@ -341,7 +341,7 @@ is unsure of (:attr:`RecognizerConfig.second_opinion_below`): their readings are
 first is fine-tuned on the most deck designs; the second, a wider network, trained from scratch
 on the first's crops plus crops at the detector's own boxes; a third, when present, is read too
 (the release that fixed the mirrored renders ships none: its third had seen only mirrored cards
-and, fine-tuned, read worse than none; models/README.md)."""
+and, fine-tuned, read worse than none; models/HISTORY.md)."""
 
 
 def with_second_looks(config: RecognizerConfig, *, always: bool = False, whole: bool = False) -> RecognizerConfig:

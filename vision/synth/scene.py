@@ -308,7 +308,7 @@ def make_camera(rng: np.random.Generator, size: tuple[int, int], items: list[Ite
     # the top right and bottom left). Mirroring the photo left to right puts that right: a
     # mirrored photo of a mirrored table is a true photo of the real one, and the perspective
     # (far side at the top) is kept. Until this was found every render, so every synthetic
-    # training and evaluation scene, showed mirrored cards (models/README.md, "Mirrored renders").
+    # training and evaluation scene, showed mirrored cards (models/HISTORY.md, "Mirrored renders").
     mirror = np.array([[-1.0, 0, W], [0, 1, 0], [0, 0, 1]])
     Hm = mirror @ Hm
     return Camera(Hm / Hm[2, 2], 90 - math.degrees(tilt), (W, H))
