@@ -37,8 +37,6 @@ EOF
     synth data/tune780 300 780 test 640:1600
     synth data/tune781 200 781 test 1800:3200
     synth data/tune782 200 782 test 1800:3200
-    synth data/big790 600 790 test 640:1600
-    synth data/big791 600 791 test 1800:3200
 fi
 if [ "$which" = all ] || [ "$which" = val ]; then
     synth data/eval12345 200 12345 test 640:1600
