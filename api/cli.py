@@ -132,8 +132,8 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                         "with their 95%% intervals (photos resampled in pairs)")
     p.add_argument("--second-looks", default=None, metavar="SIZES",
                    help="detector sizes to look again at besides the main one, comma-separated (shipped: "
-                        "608,736), or none for one look; for --models only (models/HISTORY.md, Second looks at other sizes); "
-                        "with --against models, the paired difference is their effect")
+                        "608,736), or none for one look; for --models only (models/HISTORY.md, Second looks at "
+                        "other sizes); with --against models, the paired difference is their effect")
     p.add_argument("--always-look-again", action="store_true",
                    help="take the second looks at every photo, not only where the main look leaves doubt "
                         "(a card below 0.999, or none); for --models only (models/README.md)")
