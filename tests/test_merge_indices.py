@@ -59,9 +59,11 @@ def test_no_indices_no_cards():
 
 def test_one_place_holds_one_index_so_a_nested_box_read_otherwise_gives_way():
     # A box on the 5 of hearts' index, and a wider one around it (a pip taken in) read as the 5 of spades.
-    found = merge_indices(indices((10, 10, 20, 30), (5, 5, 30, 40)),
-                          probs([0.95, 0.03, 0.01, 0.01], [0.1, 0.85, 0.03, 0.02]), CLASSES, 0.5)
-    assert found.card_list == [Card.parse("5H")]
+    # The small box lies wholly inside the wide one: one place however the share is counted.
+    for nest_cover in (0.0, 0.5):
+        found = merge_indices(indices((10, 10, 20, 30), (5, 5, 30, 40)),
+                              probs([0.95, 0.03, 0.01, 0.01], [0.1, 0.85, 0.03, 0.02]), CLASSES, 0.5, 0.0, nest_cover)
+        assert found.card_list == [Card.parse("5H")]
 
 
 def test_indices_side_by_side_in_a_fan_are_both_read():
@@ -88,3 +90,13 @@ def test_one_sure_corner_is_enough_for_the_card():
     found = merge_indices(indices((0, 0, 10, 20), (90, 130, 100, 150)),
                           probs([0.55, 0.4, 0.03, 0.02], [0.45, 0.1, 0.4, 0.05]), CLASSES, 0.7, 0.5)
     assert found.card_list == [Card.parse("5H")]
+
+
+def test_neighbouring_indices_in_a_tight_fan_are_two_places():
+    # The 5 of spades' box reaches over the 5 of hearts' centre, as neighbours in a tight fan do,
+    # yet the two share less than half of either box: two indices, both read.
+    hearts, spades = (10, 10, 30, 50), (18, 20, 38, 60)
+    readings = probs([0.9, 0.06, 0.02, 0.02], [0.02, 0.96, 0.01, 0.01])
+    assert sorted(map(str, merge_indices(indices(hearts, spades), readings, CLASSES, 0.5, 0.0, 0.5).card_list)) == ["5H", "5S"]
+    # Counted by centres alone (the last release), the surer reading took the place.
+    assert merge_indices(indices(hearts, spades), readings, CLASSES, 0.5).card_list == [Card.parse("5S")]
