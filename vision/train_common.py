@@ -52,7 +52,8 @@ def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batc
     p.add_argument("--imgsz", type=int, default=imgsz, help="training image size in px")
     p.add_argument("--epochs", type=int, default=epochs, help="total epochs")
     p.add_argument("--batch", type=int, default=batch, help="batch size")
-    p.add_argument("--workers", type=int, default=2, help="data-loader processes")
+    p.add_argument("--workers", type=int, default=2,
+                   help="data-loader processes on a GPU (on the CPU Ultralytics loads in the training process)")
     p.add_argument("--device", default=None, help="cpu, 0, ... (default: GPU if lent, else CPU)")
     p.add_argument("--depth", type=float, required=False, help="compound depth multiple")
     p.add_argument("--width", type=float, required=False, help="compound width multiple")
