@@ -138,7 +138,7 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                    help="take the second looks at every photo, not only where the main look leaves doubt "
                         "(a card below 0.999, or none); for --models only (models/README.md)")
     p.add_argument("--whole-second-looks", action="store_true",
-                   help="second looks at the whole photo, every box they find read again (the last release), "
+                   help="second looks at the whole photo, every box they find read again (an earlier release), "
                         "not only around the cards, the unsure indices; for --models only (models/README.md)")
     p.add_argument("--wider-margin", default=None, metavar="M",
                    help="also read each unsure index on a crop grown by this margin a side (e.g. 0.4; measured, "

@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--always-look-again", action="store_true",
                    help="second looks at every photo, not only where the main look leaves doubt")
     p.add_argument("--whole-second-looks", action="store_true",
-                   help="second looks at the whole photo, every box they find read again (the last release)")
+                   help="second looks at the whole photo, every box they find read again (an earlier release)")
     a = p.parse_args(argv)
     if a.photo and not a.photo.is_file():
         p.error(f"no photo at {a.photo}")

@@ -367,7 +367,7 @@ def with_second_looks(config: RecognizerConfig, *, always: bool = False, whole: 
     """``config`` with the second looks the evaluation and the benchmark compare against
     (``--always-look-again``, ``--whole-second-looks``): taken at every photo, not only where the
     main look leaves doubt (``always``); over the whole photo, every box they find read again (``whole``,
-    the last release's)."""
+    an earlier release's)."""
     if always:
         config = replace(config, second_look_below=math.inf)
     if whole:
