@@ -75,7 +75,7 @@ def missed_cards(rec: Recognizer, label_path: Path, read: set[str]) -> list[tupl
         return []
     photo = read_photo(label_path.parent / lab["image"], min_long_side=rec.config.min_long_side)
     img, scale = photo.image, photo.scale
-    sizes = sorted({rec.detector_size(img), *rec.config.second_look_sizes})
+    sizes = [rec.detector_size(img), *rec.second_look_sizes(img)]
     boxes = Detections.merge([rec.detect_indices(img, s) for s in sizes])
     probs = rec.classify(img, boxes)
     names = [str(c) if c else "-" for c in rec.class_cards]
