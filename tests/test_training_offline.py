@@ -188,3 +188,22 @@ def test_the_glyph_aug_trainer_bends_training_crops_only(tiny_set, tmp_path):
     assert type(train.torch_transforms.transforms[0]).__name__ == "_PilGlyphWarp"
     assert all(type(t).__name__ != "_PilGlyphWarp" for t in val.torch_transforms.transforms)
     assert train[0]["img"].shape == (3, 32, 32)
+
+
+def test_training_on_the_cpu_computes_on_every_core(tiny_set, tmp_path):
+    import torch
+
+    from vision.offline import prepare_offline
+    from vision.train_common import cpu_count, use_every_core
+
+    prepare_offline()
+    from ultralytics import YOLO
+    from ultralytics.models.yolo.classify import ClassificationTrainer
+
+    model = YOLO("yolo11n-cls.yaml")
+    use_every_core(model)
+    torch.set_num_threads(1)
+    # Ultralytics' own choice on picking the CPU is cpu_count - 1 threads; the callback must win.
+    ClassificationTrainer(overrides=dict(model="yolo11n-cls.yaml", data=str(tiny_set / "cls"), imgsz=32, device="cpu",
+                                         project=str(tmp_path), name="cores", plots=False), _callbacks=model.callbacks)
+    assert torch.get_num_threads() == cpu_count()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -87,6 +88,7 @@ def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | N
     last = run_dir / "weights" / "last.pt"
     if resume and last.exists():
         model = YOLO(str(last))
+        use_every_core(model)
         model.train(trainer=trainer, resume=True)
     else:
         if resume:
@@ -102,10 +104,39 @@ def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | N
             init = str(rebuilt)
         # Ultralytics keeps a loaded checkpoint's weights only when pretrained is true.
         model = YOLO(str(init or model_yaml))
+        use_every_core(model)
         model.train(trainer=trainer, project=str(run_dir.parent), name=run_dir.name, exist_ok=True,
                     pretrained=bool(init), amp=False, plots=False, **train_args)
     best = run_dir / "weights" / "best.pt"
     return best if best.exists() else last
+
+
+def use_every_core(model) -> None:
+    """Train on the CPU with a thread per core.
+
+    Ultralytics sets torch to ``cpu_count - 1`` threads when it picks the CPU (and loads data in the
+    training process there): one thread on a two-core machine, which left half of it idle. On this
+    machine the width-0.375 classifier's batch of 128 at 96 px measured 2.0 s on one thread and 1.2 s
+    on two. The callbacks run after Ultralytics has picked the device (when a trainer starts, and at
+    each epoch, in case something picked it again in between).
+    """
+
+    def every_core(trainer) -> None:
+        if trainer.device.type == "cpu":
+            import torch
+
+            torch.set_num_threads(cpu_count())
+
+    model.add_callback("on_pretrain_routine_start", every_core)
+    model.add_callback("on_train_epoch_start", every_core)
+
+
+def cpu_count() -> int:
+    """The cores this process may run on (a container's share, not the host's)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
 def export_onnx(checkpoint: Path, out: Path, imgsz: int, metadata: dict) -> Path:
