@@ -4,7 +4,8 @@
 # interrupted mid-way continues from runs/<name>/weights/last.pt.
 #
 #   bash scripts/setup.sh --train      # once: torch + ultralytics in .venv
-#   bash scripts/retrain.sh            # about 18 h on two CPU cores
+#   bash scripts/retrain.sh            # about 18 h on two CPU cores, timed when training used one thread
+#                                      # of them; a thread per core now (models/HISTORY.md), not timed since
 #
 # Steps (models/README.md lists them, models/HISTORY.md says why each is there):
 #   1. synthetic scenes: 4000 at 640 px for the detector, 1200 phone-size ones for sharp crops
