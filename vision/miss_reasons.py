@@ -33,10 +33,9 @@ from vision.detections import Detections
 from vision.evaluate import load_labelled
 from vision.image_io import read_photo
 from vision.recognizer import MODELS_DIR, Recognizer
+from vision.synth.scene import READABLE_VISIBLE_FRACTION
 
 REASONS = ("no box", "read none", "misread", "below the line", "read right, not output")
-VISIBLE = 0.6
-"""An index counts as visible at this share in view, as the labels' ``readable`` does."""
 
 
 def boxes_on(quads: list[np.ndarray], xyxy: np.ndarray) -> np.ndarray:
@@ -81,7 +80,7 @@ def missed_cards(rec: Recognizer, label_path: Path, read: set[str]) -> list[tupl
     names = [str(c) if c else "-" for c in rec.class_cards]
     out = []
     for c in missed:
-        quads = [np.asarray(i["quad"], np.float64) / scale for i in c["indices"] if i["visible_fraction"] >= VISIBLE]
+        quads = [np.asarray(i["quad"], np.float64) / scale for i in c["indices"] if i["visible_fraction"] >= READABLE_VISIBLE_FRACTION]
         on = boxes_on(quads, boxes.xyxy)
         seen = sorted(((float(boxes.confidence[k]), names[int(probs[k].argmax())], float(probs[k].max())) for k in on),
                       reverse=True)

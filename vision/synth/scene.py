@@ -534,6 +534,8 @@ def _visible(idmap: np.ndarray, k: int, quad: np.ndarray) -> tuple[float, list[f
 
 MIN_LEGIBLE_INDEX_PX = 12
 """An index (rank and suit glyphs) shorter than this is unreadable even to a person."""
+READABLE_VISIBLE_FRACTION = 0.6
+"""An index this much in view (and legible) makes its card readable: a person could name it."""
 MAX_BLUR_PER_INDEX_PX = 0.065
 """An index blurred by more than this fraction of its height is a smudge no one could name.
 The blur is the photo's (:class:`vision.synth.photo.Focus`) combined with :data:`BASE_BLUR_PX`.
@@ -600,7 +602,7 @@ def labels(spec: SceneSpec, cam: Camera, rendered: Rendered, focus: Focus = Focu
         card_vis, _ = _visible(rendered.idmap, k, corners)
         # Readable: a person could name the card from an index in the photo (mostly in view,
         # big and sharp enough).
-        readable = any(i["visible_fraction"] >= 0.6 and i["legible"] for i in indices)
+        readable = any(i["visible_fraction"] >= READABLE_VISIBLE_FRACTION and i["legible"] for i in indices)
         cards.append({"card": str(it.card), "face_up": True, "readable": readable, "is_starter": it.is_starter,
                       "corners": np.round(corners, 2).tolist(), "box_xyxy": np.round(box_clipped, 2).tolist(),
                       "visible_fraction": round(card_vis, 3), "indices": indices})
