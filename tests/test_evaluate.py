@@ -153,3 +153,29 @@ def test_comparison_refuses_reports_on_different_photos(csv_set):
     reader = _reader({"a.jpg": "5H", "b.jpg": "AS", "c.jpg": "9H"})
     with pytest.raises(ValueError, match="same photos"):
         compare(evaluate(photos, reader, "x"), evaluate(photos[:2], reader, "x"), "other")
+
+
+def test_photos_of_a_show_are_measured_apart_from_bigger_scenes(tmp_path):
+    # Two shows (four cards and the starter; four cards) and a pegging scene of seven cards.
+    for name, cards in (("show1", "5H 5D 5S JC 10H"), ("show2", "AS 2S 3S 4S"),
+                        ("pegging", "2C 3C 4C 5C 6D 7D 8D")):
+        _photo(tmp_path / f"{name}.jpg")
+        label = {"image": f"{name}.jpg",
+                 "cards": [{"card": c, "face_up": True, "readable": True} for c in cards.split()]}
+        (tmp_path / f"{name}.json").write_text(json.dumps(label))
+    report = evaluate(load_labelled(tmp_path), _reader({"show1.jpg": "5H 5D 5S JC 10H", "show2.jpg": "AS 2S 3S 4S",
+                                                        "pegging.jpg": "2C 3C 4C 5C 6D 7D"}), "synth")  # 8D missed
+    groups = report.by_cards_in_view()
+    assert list(groups) == ["up to 5 (a show)", "6 or more"]
+    assert groups["up to 5 (a show)"].card_accuracy == 1.0 and groups["up to 5 (a show)"].hand_accuracy == 1.0
+    assert groups["6 or more"].card_accuracy == pytest.approx(6 / 7)
+    assert groups["6 or more"].hand_accuracy == 0.0
+    assert "by cards in view" in report.table()
+    assert report.as_dict()["by_cards_in_view"]["up to 5 (a show)"]["photos"] == 2
+
+
+def test_a_set_of_shows_only_prints_no_cards_in_view_table(csv_set):
+    report = evaluate(load_labelled(csv_set), _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S 4S",
+                                                      "c.jpg": "9H 10H JH QH KH"}), "fake")
+    assert list(report.by_cards_in_view()) == ["up to 5 (a show)"]
+    assert "by cards in view" not in report.table()
