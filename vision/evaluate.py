@@ -232,11 +232,6 @@ class Comparison:
             f"    false cards         {self.false_delta:+d}",
         ])
 
-    def summary(self) -> dict:
-        """The headline figures, for a group's line of the JSON report."""
-        return {"photos": len(self.results), "cards": self.cards, "card_accuracy": self.card_accuracy,
-                "hand_accuracy": self.hand_accuracy, "false_cards": self.false_cards}
-
     def as_dict(self) -> dict:
         return {"against": self.against, "card_delta": self.card_delta, "card_delta_95": list(self.card_delta_95),
                 "hand_delta": self.hand_delta, "hand_delta_95": list(self.hand_delta_95),
