@@ -13,6 +13,9 @@ import sys
 from collections.abc import Callable, Sequence
 
 EXIT_USAGE = 2
+CHECK_BELOW = 0.8
+"""A card read below this is named for the player to check (the page marks it the same way,
+``CHECK_BELOW`` in api/static/app.js): among them the likeliest card that made up a show's number."""
 
 
 class CliError(Exception):
@@ -144,6 +147,11 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                    help="also read each unsure index on a crop grown by this margin a side (e.g. 0.4; measured, "
                         "off by default), or none for the tight crops only; for --models only (models/HISTORY.md, "
                         "Wider crops)")
+    p.add_argument("--as-shows", action="store_true",
+                   help="read each photo of 4 or 5 labelled cards as the count reads a show: told it holds that "
+                        "many, the likeliest set of that many is read (cards short of the line make up the number, "
+                        "the least sure of more are set aside); for --models only, so with --against models the "
+                        "paired difference is its effect (models/README.md)")
     p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the failures (per set)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(handler=_run_eval)
@@ -182,7 +190,7 @@ def _run_eval(args: argparse.Namespace) -> int:
     from dataclasses import replace
     from pathlib import Path
 
-    from vision.evaluate import compare, evaluate, failure_sheet, load_labelled
+    from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
 
     config = RecognizerConfig()
@@ -208,7 +216,10 @@ def _run_eval(args: argparse.Namespace) -> int:
                          load_labelled(render_held_out(Path(tmp), args.synth, args.seed))))
         figures = []
         for k, (name, photos) in enumerate(sets):
-            report = evaluate(photos, recognizer.recognize, name)
+            read = recognizer.recognize
+            if args.as_shows:
+                read, name = read_as_shows(recognizer.recognize, photos), f"{name}, read as shows"
+            report = evaluate(photos, read, name)
             figures.append(report.as_dict())
             if not args.json:
                 print(report.table())
@@ -287,7 +298,7 @@ def _run_count(args: argparse.Namespace) -> int:
     from scorer.muggins import parse_claim
     from vision.annotate import CardAnnotator
     from vision.image_io import read_photo
-    from vision.starter import SURE, CardCountError
+    from vision.starter import SURE, CardCountError, show_in_view
 
     if not Path(args.photo).is_file():
         raise CliError(f"{args.photo}: no such file")
@@ -295,7 +306,7 @@ def _run_count(args: argparse.Namespace) -> int:
     claimed = parse_claim(args.claim) if args.claim is not None else None
     recognizer = _photo_recognizer(args.models)
     photo = read_photo(args.photo, min_long_side=recognizer.config.min_long_side)
-    detections = recognizer.recognize_photo(photo)
+    detections = recognizer.recognize_photo(photo, show_in_view(starter))
     try:
         result = count_detections(detections, crib=args.crib, starter=starter, claim=claimed)
     except CardCountError as exc:
@@ -310,6 +321,10 @@ def _run_count(args: argparse.Namespace) -> int:
         print(CountOut.from_count(result, photo.original_size).model_dump_json())
         return 0
     print("Cards seen: " + ", ".join(f"{d.card} {d.confidence:.0%}" for d in roles.detections))
+    unsure = [f"{d.card} ({d.confidence:.0%})" for d in roles.detections if d.confidence < CHECK_BELOW]
+    if unsure:
+        print(f"Check {', '.join(unsure)}: not sure of {'it' if len(unsure) == 1 else 'them'}; if one is wrong, "
+              "count the cards typed: cribcount score HAND STARTER")
     if roles.source == "given":
         print(f"Starter: {roles.starter} (named)")
     elif roles.confidence >= SURE:

@@ -1,7 +1,7 @@
 """Dependencies shared by the routes: settings and the recognizer loaded once at start-up.
 
 The recognizer is whatever object has ``config.min_long_side`` and
-``recognize_photo(photo) -> Detections``: in production the ONNX
+``recognize_photo(photo, expected) -> Detections``: in production the ONNX
 :class:`~vision.recognizer.Recognizer` built by :func:`load_recognizer` in the app's
 lifespan; a test passes its own to ``create_app``. When the model files are
 missing the app still starts (the page, typed scoring and pegging work), and
@@ -16,7 +16,7 @@ from typing import Annotated, Protocol
 from fastapi import Depends, HTTPException, Request, status
 
 from api.settings import Settings, get_settings
-from vision.detections import Detections
+from vision.detections import Detections, Expected
 from vision.image_io import Photo
 from vision.recognizer import RecognizerConfig
 
@@ -26,7 +26,7 @@ class PhotoRecognizer(Protocol):
 
     config: RecognizerConfig
 
-    def recognize_photo(self, photo: Photo) -> Detections: ...
+    def recognize_photo(self, photo: Photo, expected: Expected | None = None) -> Detections: ...
 
 
 @dataclass(frozen=True)

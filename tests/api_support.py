@@ -20,7 +20,7 @@ import numpy as np
 import uvicorn
 
 from scorer.cards import Card, parse_cards
-from vision.detections import Detections
+from vision.detections import Detections, Expected
 from vision.image_io import Photo
 from vision.recognizer import RecognizerConfig
 
@@ -101,13 +101,16 @@ class FakeRecognizer:
     scenes: dict[tuple[int, int], Detections] = field(default_factory=dict)
     config: RecognizerConfig = field(default_factory=RecognizerConfig)
     calls: int = 0
+    expected: list[Expected | None] = field(default_factory=list)
+    """What each call was told the photo holds."""
 
     def add(self, photo: DrawnPhoto) -> DrawnPhoto:
         self.scenes[photo.size] = photo.detections
         return photo
 
-    def recognize_photo(self, photo: Photo) -> Detections:
+    def recognize_photo(self, photo: Photo, expected: Expected | None = None) -> Detections:
         self.calls += 1
+        self.expected.append(expected)
         return self.scenes.get(photo.original_size, Detections.empty())
 
 

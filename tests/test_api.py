@@ -12,6 +12,8 @@ from fastapi.testclient import TestClient
 
 from api.main import create_app
 from api.settings import Settings
+from scorer.cards import Card
+from vision.detections import Expected
 
 HAND_29 = "5H 5D 5S JC 5C"  # the starter 5C lies above the row
 
@@ -94,6 +96,13 @@ def test_four_cards_and_a_typed_starter(client, fake):
     body = post_photo(client, photo, starter="AS").json()
     assert body["show"]["total"] == 16
     assert not any(c["is_starter"] for c in body["cards"])
+
+
+def test_the_recognizer_is_told_the_photo_holds_a_show(client, fake):
+    photo = fake.add(show_photo(HAND_29))
+    post_photo(client, photo)
+    post_photo(client, photo, starter="5c")
+    assert fake.expected[-2:] == [Expected(5), Expected(4, besides=Card.parse("5C"))]
 
 
 def test_four_cards_without_a_starter_say_what_was_seen(client, fake):

@@ -5,10 +5,13 @@ import subprocess
 import sys
 
 import cv2
+import numpy as np
 import pytest
 from api_support import FakeRecognizer, draw_table, load_samples, real_models_reason, show_photo, spread_photo
 
 import api.cli
+from scorer.cards import Card
+from vision.detections import Expected
 from api.cli import _margin, _sizes, main
 
 
@@ -37,6 +40,23 @@ def test_count_prints_cards_starter_items_and_the_spoken_count(tmp_path, fake, c
     assert sum(line.startswith("  fifteen") for line in out) == 8
     assert "Total: 29" in out
     assert out[-1].startswith("Count: Fifteen two, fifteen four,") and out[-1].endswith("twenty-nine")
+
+
+def test_count_names_the_cards_to_check(tmp_path, fake, capsys):
+    photo = show_photo("5H 5D 5S JC 5C", size=(1600, 1206))
+    path = photo_file(tmp_path, fake, photo)
+    unsure = np.array([0.6 if card == Card.parse("5S") else 0.99 for card in photo.detections.cards])
+    fake.scenes[photo.size] = photo.detections.with_(confidence=unsure)
+    assert main(["count", path]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "Check 5S (60%): not sure of it; if one is wrong, count the cards typed: cribcount score HAND STARTER"
+
+
+def test_count_tells_the_recognizer_the_photo_holds_a_show(tmp_path, fake):
+    path = photo_file(tmp_path, fake, show_photo("5H 5D 5S JC 5C"))
+    assert main(["count", path]) == 0
+    assert main(["count", path, "--starter", "5C"]) == 0
+    assert fake.expected[-2:] == [Expected(5), Expected(4, besides=Card.parse("5C"))]
 
 
 def test_count_json_has_the_api_shape(tmp_path, fake, capsys):
@@ -215,6 +235,19 @@ def test_eval_measures_wider_crops_against_the_shipped_tight_ones(capsys):
     samples = str(Path(__file__).resolve().parent.parent / "sample_images")
     assert main(["eval", samples, "--wider-margin", "0.4", "--against", str(MODELS_DIR), "--json"]) == 0
     (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 5 and figures["card_accuracy"] == 1.0 and "hand_delta" in figures["against"]
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_measures_reading_photos_as_shows_against_reading_them_as_they_are(capsys):
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parent.parent / "sample_images")
+    assert main(["eval", samples, "--as-shows", "--against", str(MODELS_DIR), "--json"]) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["name"].endswith(", read as shows")
     assert figures["photos"] == 5 and figures["card_accuracy"] == 1.0 and "hand_delta" in figures["against"]
 
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from scorer.cards import parse_cards
-from vision.detections import Detections
-from vision.evaluate import compare, evaluate, failure_sheet, load_labelled
+from vision.detections import Detections, Expected
+from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
 
 
 def _photo(path: Path) -> None:
@@ -179,3 +179,19 @@ def test_a_set_of_shows_only_prints_no_cards_in_view_table(csv_set):
                                                       "c.jpg": "9H 10H JH QH KH"}), "fake")
     assert list(report.by_cards_in_view()) == ["up to 5 (a show)"]
     assert "by cards in view" not in report.table()
+
+
+def test_as_shows_photos_of_four_or_five_cards_are_read_as_holding_that_many(tmp_path):
+    for name in ("four.jpg", "five.jpg", "three.jpg", "seven.jpg"):
+        _photo(tmp_path / "images" / name)
+    (tmp_path / "cards.csv").write_text("file,cards\nfour.jpg,5H 5D 5S JC\nfive.jpg,AS 2S 3S 4S 5S\n"
+                                        "three.jpg,9H 10H JH\nseven.jpg,AH 2H 3H 4H 5H 6H 7H\n")
+    told = {}
+
+    def recognize(path: Path, expected: Expected | None) -> Detections:
+        told[Path(path).name] = expected
+        return Detections.empty()
+
+    photos = load_labelled(tmp_path)
+    evaluate(photos, read_as_shows(recognize, photos), "shows")
+    assert told == {"four.jpg": Expected(4), "five.jpg": Expected(5), "three.jpg": None, "seven.jpg": None}

@@ -1,9 +1,10 @@
 """Corner indices become cards: a deck holds each card once, so indices read alike are one card."""
 
 import numpy as np
+import pytest
 
 from scorer.cards import Card
-from vision.detections import Detections
+from vision.detections import Detections, Expected
 from vision.recognizer import merge_indices
 
 CLASSES: list[Card | None] = [Card.parse("5H"), Card.parse("5S"), Card.parse("JC"), None]
@@ -100,3 +101,54 @@ def test_neighbouring_indices_in_a_tight_fan_are_two_places():
     assert sorted(map(str, merge_indices(indices(hearts, spades), readings, CLASSES, 0.5, 0.0, 0.5).card_list)) == ["5H", "5S"]
     # Counted by centres alone (the last release), the surer reading took the place.
     assert merge_indices(indices(hearts, spades), readings, CLASSES, 0.5).card_list == [Card.parse("5S")]
+
+
+# Reading a show: the player said how many cards the photo holds.
+SHOW_CLASSES: list[Card | None] = [Card.parse(c) for c in ("5H", "5S", "JC", "9D", "2C")] + [None]
+
+
+def show_probs(*readings: tuple[str, float]) -> np.ndarray:
+    """One index per reading: that card at that probability, the rest on `none`."""
+    rows = np.zeros((len(readings), len(SHOW_CLASSES)), np.float32)
+    for row, (card, p) in zip(rows, readings):
+        row[SHOW_CLASSES.index(Card.parse(card))] = p
+        row[-1] = 1 - p
+    return rows
+
+
+def spaced(n: int) -> Detections:
+    return indices(*[(100 * k, 0, 100 * k + 10, 20) for k in range(n)])
+
+
+def test_more_cards_than_expected_keep_the_surest():
+    readings = show_probs(("5H", 0.99), ("5S", 0.98), ("JC", 0.97), ("9D", 0.96), ("2C", 0.8))
+    found = merge_indices(spaced(5), readings, SHOW_CLASSES, 0.7, expected=Expected(4))
+    assert sorted(map(str, found.card_list)) == ["5H", "5S", "9D", "JC"]
+
+
+def test_fewer_cards_than_expected_take_the_likeliest_card_short_of_the_line():
+    readings = show_probs(("5H", 0.99), ("5S", 0.98), ("JC", 0.97), ("9D", 0.6), ("2C", 0.58))
+    assert len(merge_indices(spaced(5), readings, SHOW_CLASSES, 0.7)) == 3
+    found = merge_indices(spaced(5), readings, SHOW_CLASSES, 0.7, expected=Expected(4), fill_floor=0.55)
+    assert sorted(map(str, found.card_list)) == ["5H", "5S", "9D", "JC"]
+    assert found.confidence[found.card_list.index(Card.parse("9D"))] == pytest.approx(0.6, abs=1e-4)
+
+
+def test_a_card_below_the_floor_does_not_make_up_the_number():
+    readings = show_probs(("5H", 0.99), ("5S", 0.98), ("JC", 0.97), ("9D", 0.5))
+    found = merge_indices(spaced(4), readings, SHOW_CLASSES, 0.7, expected=Expected(4), fill_floor=0.55)
+    assert sorted(map(str, found.card_list)) == ["5H", "5S", "JC"]
+
+
+def test_a_named_starter_in_view_is_kept_and_not_counted():
+    readings = show_probs(("5H", 0.99), ("5S", 0.98), ("JC", 0.97), ("9D", 0.96), ("2C", 0.95))
+    named = Expected(4, besides=Card.parse("2C"))
+    found = merge_indices(spaced(5), readings, SHOW_CLASSES, 0.7, expected=named)
+    assert len(found) == 5
+    fewer = merge_indices(spaced(4), readings[:4], SHOW_CLASSES, 0.7, expected=named)
+    assert sorted(map(str, fewer.card_list)) == ["5H", "5S", "9D", "JC"]
+
+
+def test_a_photo_holds_no_fewer_than_no_cards():
+    with pytest.raises(ValueError, match="0 or more"):
+        Expected(-1)

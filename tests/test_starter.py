@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.cards import Card, parse_cards
-from vision.detections import Detections
-from vision.starter import SURE, CardCountError, assign_roles, find_starter
+from vision.detections import Detections, Expected
+from vision.starter import SURE, CardCountError, assign_roles, find_starter, show_in_view
 
 CARD_W, CARD_H = 100.0, 140.0
 
@@ -177,3 +177,8 @@ def test_a_card_tilted_just_past_45_degrees_is_not_called_turned():
     nearly_square = np.array([[540, 240, 561, 260], [599, 340, 620, 360]], np.float32)
     dets = dets.with_(indices=dets.indices[:4] + (nearly_square,))
     assert not find_starter(dets).sure
+
+
+def test_a_show_is_five_cards_or_four_besides_a_named_starter():
+    assert show_in_view() == Expected(5)
+    assert show_in_view(Card.parse("5C")) == Expected(4, besides=Card.parse("5C"))

@@ -36,6 +36,28 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return shared / (area_a[:, None] + area_b[None, :] - shared + 1e-9)
 
 
+@dataclass(frozen=True)
+class Expected:
+    """What the player has told the product a photo holds: ``cards`` cards besides ``besides``.
+
+    Counting a show, the product knows how many cards the photo should hold: five (the hand and the
+    starter), or four when the player named the starter, which may then be in view or not. The
+    recognizer reads such a photo as the most likely set of that many cards
+    (:attr:`~vision.recognizer.RecognizerConfig.show_fill_floor`); read as anything else, a photo
+    carries no such knowledge and each card stands on its own.
+    """
+
+    cards: int
+    """How many cards the photo holds, not counting ``besides``."""
+    besides: Card | None = None
+    """A card the player named (the starter) that may or may not be in view: kept if read, never
+    counted among ``cards``."""
+
+    def __post_init__(self) -> None:
+        if self.cards < 0:
+            raise ValueError(f"a photo holds 0 or more cards, not {self.cards}")
+
+
 @dataclass(frozen=True, eq=False)
 class Detection:
     """One card found in a photo (a read-only view of one row of :class:`Detections`)."""

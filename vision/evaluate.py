@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from scorer.cards import Card, parse_cards
-from vision.detections import Detections
+from vision.detections import Detections, Expected
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp"}
 SHOW_CARDS = 5
@@ -289,6 +289,16 @@ def evaluate(photos: Iterable[LabelledPhoto], recognize: Callable[[Path], Detect
         dets = recognize(photo.path)
         report.results.append(PhotoResult(photo, tuple(dets.card_list), dets, time.perf_counter() - t))
     return report
+
+
+def read_as_shows(recognize: Callable[[Path, Expected | None], Detections],
+                  photos: Iterable[LabelledPhoto]) -> Callable[[Path], Detections]:
+    """``recognize`` as the count reads a photo: each photo of four or five cards in view told it
+    holds that many (a show: five cards, or four and the starter named apart, :class:`Expected`);
+    any other photo read as it is, with nothing told. Cards in view count the optional ones (no
+    index readable) too: they lie in the photo, and the player counting the show knows they do."""
+    shows = {p.path: Expected(n) for p in photos if (n := len(p.cards | p.optional)) in (SHOW_CARDS - 1, SHOW_CARDS)}
+    return lambda path: recognize(path, shows.get(path))
 
 
 def failure_sheet(report: EvalReport, out: str | Path, *, tile_px: int = 480, columns: int = 4) -> int:

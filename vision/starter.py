@@ -27,7 +27,7 @@ from typing import Literal
 import numpy as np
 
 from scorer.cards import Card
-from vision.detections import Detections
+from vision.detections import Detections, Expected
 
 SHOW_CARDS = 5
 """Four hand (or crib) cards and the starter."""
@@ -188,6 +188,13 @@ def find_starter(detections: Detections) -> StarterGuess:
     confidence = float(probs[best])
     return StarterGuess(index=best, confidence=confidence, reason=_reason(cues[best], confidence >= SURE),
                         probabilities=tuple(float(p) for p in probs))
+
+
+def show_in_view(starter: Card | None = None) -> Expected:
+    """What a photo of the show holds: the five cards, or, with the starter named, the four hand
+    cards besides it (the starter may lie with them or not). The recognizer reads the photo as the
+    likeliest such set (:meth:`vision.recognizer.Recognizer.recognize_photo`)."""
+    return Expected(SHOW_CARDS) if starter is None else Expected(SHOW_CARDS - 1, besides=starter)
 
 
 def _seen(cards: tuple[Card | None, ...]) -> str:

@@ -18,7 +18,7 @@ from scorer.cards import Card, InvalidCardError
 from scorer.muggins import MAX_CLAIM, InvalidClaimError
 from scorer.show import InvalidHandError
 from vision.image_io import MAX_BYTES, ImageError, decode_photo
-from vision.starter import CardCountError
+from vision.starter import CardCountError, show_in_view
 
 router = APIRouter(prefix="/api", tags=["photo"])
 
@@ -61,7 +61,7 @@ def count_photo(
     except ImageError as exc:
         code = status.HTTP_413_CONTENT_TOO_LARGE if len(data) > MAX_BYTES else status.HTTP_422_UNPROCESSABLE_CONTENT
         raise HTTPException(code, f"photo: {exc}") from None
-    detections = recognizer.recognize_photo(decoded)
+    detections = recognizer.recognize_photo(decoded, show_in_view(given))
     try:
         result = count_detections(detections, crib=crib, starter=given, claim=claim)
     except CardCountError as exc:
