@@ -13,9 +13,6 @@ import sys
 from collections.abc import Callable, Sequence
 
 EXIT_USAGE = 2
-CHECK_BELOW = 0.8
-"""A card read below this is named for the player to check (the page marks it the same way,
-``CHECK_BELOW`` in api/static/app.js): among them the likeliest card that made up a show's number."""
 
 
 class CliError(Exception):
@@ -293,7 +290,7 @@ def _run_count(args: argparse.Namespace) -> int:
     import cv2
 
     from api.counting import count_detections
-    from api.schemas import CountOut
+    from api.schemas import CHECK_BELOW, CountOut
     from scorer.cards import Card
     from scorer.muggins import parse_claim
     from vision.annotate import CardAnnotator

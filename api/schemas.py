@@ -24,6 +24,10 @@ from vision.starter import SURE, Roles
 CardText = str
 Box = tuple[float, float, float, float]
 
+CHECK_BELOW = 0.8
+"""A card read below this is one for the player to check (the page marks it, the CLI names it):
+among them any card that only made up a show's number (:class:`~vision.detections.Expected`)."""
+
 
 def _card(card: Card | None) -> CardText | None:
     return None if card is None else str(card)
@@ -50,12 +54,14 @@ class CardOut(BaseModel):
     xyxy: Box = Field(description="Box round the card's corner indices, original pixels (x0, y0, x1, y1).")
     indices: list[Box] = Field(description="Boxes of the corner indices (rank and suit) that were seen.")
     is_starter: bool = Field(description="Whether this card is the starter.")
+    check: bool = Field(description=f"Read below {CHECK_BELOW:.0%}: the player should check it.")
 
     @classmethod
     def from_detection(cls, det: Detection) -> CardOut:
         return cls(card=_card(det.card), confidence=round(det.confidence, 4),
                    xyxy=tuple(round(v, 1) for v in det.xyxy),
-                   indices=[tuple(round(v, 1) for v in b) for b in det.indices], is_starter=det.is_starter)
+                   indices=[tuple(round(v, 1) for v in b) for b in det.indices], is_starter=det.is_starter,
+                   check=det.confidence < CHECK_BELOW)
 
 
 class NotAShowOut(ErrorOut):

@@ -6,6 +6,7 @@ until the trained models exist; everything after recognition is the real code.
 
 import tempfile
 
+import numpy as np
 import pytest
 from api_support import FakeRecognizer, show_photo, spread_photo
 from fastapi.testclient import TestClient
@@ -96,6 +97,14 @@ def test_four_cards_and_a_typed_starter(client, fake):
     body = post_photo(client, photo, starter="AS").json()
     assert body["show"]["total"] == 16
     assert not any(c["is_starter"] for c in body["cards"])
+
+
+def test_a_card_read_below_80_percent_is_marked_to_check(client, fake):
+    photo = show_photo(HAND_29, size=(1600, 1208))
+    sure = np.array([0.6 if card == Card.parse("JC") else 0.99 for card in photo.detections.cards])
+    fake.scenes[photo.size] = photo.detections.with_(confidence=sure)
+    cards = post_photo(client, photo).json()["cards"]
+    assert {c["card"]: c["check"] for c in cards} == {"5H": False, "5D": False, "5C": False, "5S": False, "JC": True}
 
 
 def test_the_recognizer_is_told_the_photo_holds_a_show(client, fake):

@@ -11,11 +11,13 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 from api_support import ROOT, FakeRecognizer, live_server, load_samples, real_models_reason, show_photo
 
 from api.main import create_app
 from api.settings import Settings
+from scorer.cards import Card
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -44,7 +46,8 @@ def browser():
 @pytest.fixture(scope="module")
 def photos(tmp_path_factory):
     folder = tmp_path_factory.mktemp("photos")
-    made = {"29": show_photo("5H 5D 5S JC 5C"), "four": show_photo("8H 7C 7D 6S", size=(1600, 1210))}
+    made = {"29": show_photo("5H 5D 5S JC 5C"), "four": show_photo("8H 7C 7D 6S", size=(1600, 1210)),
+            "unsure": show_photo("5H 5D 5S JC 5C", size=(1600, 1212))}
     for name, photo in made.items():
         (folder / f"{name}.jpg").write_bytes(photo.jpeg)
     return folder, made
@@ -55,6 +58,9 @@ def server(photos):
     fake = FakeRecognizer()
     for photo in photos[1].values():
         fake.add(photo)
+    unsure = photos[1]["unsure"]  # the jack read at 66%
+    fake.scenes[unsure.size] = unsure.detections.with_(
+        confidence=np.array([0.66 if card == Card.parse("JC") else 0.99 for card in unsure.detections.cards]))
     with live_server(create_app(recognizer=fake)) as url:
         yield url
 
@@ -119,6 +125,21 @@ def test_photo_count_fix_a_card_check_a_claim(browser, server, photos):
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(OUT / "page-1280x800.png"))
     assert (OUT / "page-390x844.png").stat().st_size > 10_000
+    page.context.close()
+
+
+def test_a_card_read_below_80_percent_is_marked_until_the_player_confirms_it(browser, server, photos):
+    expect = playwright.expect
+    page = phone(browser)
+    page.goto(server)
+    page.set_input_files("#photo", str(photos[0] / "unsure.jpg"))
+    expect(page.locator("#total")).to_have_text("29")
+    expect(page.locator(".chip.unsure")).to_have_count(1)
+    expect(page.locator(".chip.unsure")).to_have_attribute("data-card", "JC")
+    page.get_by_role("button", name=re.compile(r"^jack of clubs, 66% sure")).tap()
+    page.get_by_role("button", name="jack", exact=True).tap()
+    page.get_by_role("button", name="Use J♣").tap()
+    expect(page.locator(".chip.unsure")).to_have_count(0)
     page.context.close()
 
 

@@ -53,7 +53,8 @@ def count_photo(
                                                     "only the 4 hand cards; with 5 it picks which is the starter.")] = None,
     claim: Annotated[int | None, Form(ge=0, le=MAX_CLAIM, description="What the player counted (muggins).")] = None,
 ):
-    """Recognize the cards, find the starter from the layout, count the show and check the claim."""
+    """Recognize the cards as a show (five, or four besides a named starter: the likeliest such set),
+    find the starter from the layout, count the show and check the claim."""
     given = parse_starter(starter)
     data = photo.file.read()
     try:

@@ -8,10 +8,9 @@ const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
 // Below this the recognizer's reading is worth a second look: the chip is dashed.
-const CHECK_BELOW = 0.8;
 
 const state = {
-  cards: [],          // [{card: "5H" | null, confidence: number | null, xyxy: [x0,y0,x1,y1] | null}]
+  cards: [],          // [{card: "5H" | null, confidence: number | null, check: bool, xyxy: [x0,y0,x1,y1] | null}]
   starter: -1,        // index into cards
   image: null,        // {width, height} of the upright photo
   show: null,         // last ShowOut
@@ -86,7 +85,7 @@ async function countPhoto(file) {
   }
   if (res.ok) {
     state.image = data.image;
-    state.cards = data.cards.map((c) => ({ card: c.card, confidence: c.confidence, xyxy: c.xyxy }));
+    state.cards = data.cards.map((c) => ({ card: c.card, confidence: c.confidence, check: c.check, xyxy: c.xyxy }));
     state.starter = data.cards.findIndex((c) => c.is_starter);
     const s = data.starter;
     const note = $("starter-note");
@@ -101,12 +100,12 @@ async function countPhoto(file) {
   say(data.detail || `The server answered ${res.status}.`, "error");
   if (Array.isArray(data.cards) && data.image) {
     state.image = data.image;
-    state.cards = data.cards.map((c) => ({ card: c.card, confidence: c.confidence, xyxy: c.xyxy }));
+    state.cards = data.cards.map((c) => ({ card: c.card, confidence: c.confidence, check: c.check, xyxy: c.xyxy }));
     state.starter = -1;
     drawBoxes();
     if (state.cards.length === 4) {
       // Four cards and no starter: add an empty starter chip to fill in by hand.
-      state.cards.push({ card: null, confidence: null, xyxy: null });
+      state.cards.push({ card: null, confidence: null, check: false, xyxy: null });
       state.starter = 4;
       state.show = null;
       $("starter-note").textContent = "Tap the ? card to say what the starter is.";
@@ -172,7 +171,7 @@ function renderCards() {
     const isStarter = i === state.starter;
     if (isStarter) b.classList.add("starter");
     if (!c.card) b.classList.add("missing");
-    if (c.confidence !== null && c.confidence < CHECK_BELOW) b.classList.add("unsure");
+    if (c.check) b.classList.add("unsure");
     if (c.card && lit.has(c.card)) b.classList.add("lit");
     const f = document.createElement("span");
     f.className = "face" + (isRed(c.card) ? " red" : "");
@@ -343,7 +342,7 @@ function buildPicker() {
     if (dialog.returnValue !== "ok" || i < 0) return;
     const { rank, suit } = state.pending;
     if (!rank || !suit) return;
-    state.cards[i] = { card: rank + suit, confidence: null, xyxy: state.cards[i].xyxy };
+    state.cards[i] = { card: rank + suit, confidence: null, check: false, xyxy: state.cards[i].xyxy };
     rescore().then(drawBoxes);
   });
 }
