@@ -318,6 +318,9 @@ def _run_count(args: argparse.Namespace) -> int:
         print(CountOut.from_count(result, photo.original_size).model_dump_json())
         return 0
     print("Cards seen: " + ", ".join(f"{d.card} {d.confidence:.0%}" for d in roles.detections))
+    for d in roles.set_aside:
+        print(f"Set aside: {d.card} ({d.confidence:.0%}), the least sure of {len(roles.detections) + 1} cards seen; "
+              "if it is one of the show, count the cards typed: cribcount score HAND STARTER")
     unsure = [f"{d.card} ({d.confidence:.0%})" for d in roles.detections if d.confidence < CHECK_BELOW]
     if unsure:
         print(f"Check {', '.join(unsure)}: not sure of {'it' if len(unsure) == 1 else 'them'}; if one is wrong, "

@@ -149,7 +149,9 @@ class StarterOut(BaseModel):
 class CountOut(BaseModel):
     """A photo counted: the cards seen, the starter, and the show."""
 
-    cards: list[CardOut] = Field(description="Every card seen, left to right.")
+    cards: list[CardOut] = Field(description="The show's cards as seen, left to right.")
+    set_aside: list[CardOut] = Field(description="A card seen beyond the show's number (six, or five besides "
+                                                 "a named starter not among them), the least sure: not counted.")
     image: ImageSize
     starter: StarterOut
     show: ShowOut
@@ -157,6 +159,7 @@ class CountOut(BaseModel):
     @classmethod
     def from_count(cls, result: PhotoCount, size: tuple[int, int]) -> CountOut:
         return cls(cards=[CardOut.from_detection(d) for d in result.roles.detections],
+                   set_aside=[CardOut.from_detection(d) for d in result.roles.set_aside],
                    image=ImageSize(width=size[0], height=size[1]),
                    starter=StarterOut.from_roles(result.roles),
                    show=ShowOut.from_show(result.show, result.claim))

@@ -120,10 +120,10 @@ def spaced(n: int) -> Detections:
     return indices(*[(100 * k, 0, 100 * k + 10, 20) for k in range(n)])
 
 
-def test_more_cards_than_expected_keep_the_surest():
+def test_more_cards_than_expected_are_all_read_for_the_count_to_set_one_aside():
     readings = show_probs(("5H", 0.99), ("5S", 0.98), ("JC", 0.97), ("9D", 0.96), ("2C", 0.8))
     found = merge_indices(spaced(5), readings, SHOW_CLASSES, 0.7, expected=Expected(4))
-    assert sorted(map(str, found.card_list)) == ["5H", "5S", "9D", "JC"]
+    assert sorted(map(str, found.card_list)) == ["2C", "5H", "5S", "9D", "JC"]
 
 
 def test_fewer_cards_than_expected_take_the_likeliest_card_short_of_the_line():

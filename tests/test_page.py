@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from api_support import ROOT, FakeRecognizer, live_server, load_samples, real_models_reason, show_photo
+from api_support import ROOT, FakeRecognizer, live_server, load_samples, real_models_reason, show_photo, spread_photo
 
 from api.main import create_app
 from api.settings import Settings
@@ -47,7 +47,8 @@ def browser():
 def photos(tmp_path_factory):
     folder = tmp_path_factory.mktemp("photos")
     made = {"29": show_photo("5H 5D 5S JC 5C"), "four": show_photo("8H 7C 7D 6S", size=(1600, 1210)),
-            "unsure": show_photo("5H 5D 5S JC 5C", size=(1600, 1212))}
+            "unsure": show_photo("5H 5D 5S JC 5C", size=(1600, 1212)),
+            "six": spread_photo("5H 5D 5S JC 5C 9D", size=(1600, 1216))}
     for name, photo in made.items():
         (folder / f"{name}.jpg").write_bytes(photo.jpeg)
     return folder, made
@@ -58,9 +59,10 @@ def server(photos):
     fake = FakeRecognizer()
     for photo in photos[1].values():
         fake.add(photo)
-    unsure = photos[1]["unsure"]  # the jack read at 66%
-    fake.scenes[unsure.size] = unsure.detections.with_(
-        confidence=np.array([0.66 if card == Card.parse("JC") else 0.99 for card in unsure.detections.cards]))
+    for name, card, confidence in (("unsure", "JC", 0.66), ("six", "9D", 0.75)):  # one card read less surely
+        photo = photos[1][name]
+        fake.scenes[photo.size] = photo.detections.with_(
+            confidence=np.array([confidence if c == Card.parse(card) else 0.99 for c in photo.detections.cards]))
     with live_server(create_app(recognizer=fake)) as url:
         yield url
 
@@ -140,6 +142,21 @@ def test_a_card_read_below_80_percent_is_marked_until_the_player_confirms_it(bro
     page.get_by_role("button", name="jack", exact=True).tap()
     page.get_by_role("button", name="Use J♣").tap()
     expect(page.locator(".chip.unsure")).to_have_count(0)
+    page.context.close()
+
+
+def test_a_sixth_card_set_aside_is_said(browser, server, photos):
+    expect = playwright.expect
+    page = phone(browser)
+    page.goto(server)
+    expect(page.locator("#aside-note")).to_be_hidden()
+    page.set_input_files("#photo", str(photos[0] / "six.jpg"))
+    expect(page.locator(".chip")).to_have_count(5)
+    expect(page.locator("#aside-note")).to_have_text(
+        "Set aside: 9♦ (75% sure), the least sure of 6 cards seen. If it is one of the show, tap the card it replaces.")
+    page.set_input_files("#photo", str(photos[0] / "29.jpg"))
+    expect(page.locator("#total")).to_have_text("29")
+    expect(page.locator("#aside-note")).to_be_hidden()
     page.context.close()
 
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from scorer.cards import Card, parse_cards
 from vision.detections import Detections, Expected
-from vision.starter import SURE, CardCountError, assign_roles, find_starter, show_in_view
+from vision.starter import SURE, CardCountError, assign_roles, find_starter, show_in_view, surest
 
 CARD_W, CARD_H = 100.0, 140.0
 
@@ -146,13 +146,41 @@ def test_four_cards_and_a_named_starter():
     assert not roles.detections.is_starter.any()
 
 
+def test_one_card_too_many_sets_the_least_sure_aside():
+    dets = layout(ROW + [(280, 80), (600, 300)], cards="5H 5D 5S JC 5C 9D")
+    dets = dets.with_(confidence=np.array([0.99, 0.98, 0.97, 0.96, 0.95, 0.75]))
+    roles = assign_roles(dets)
+    assert roles.set_aside.card_list == [Card.parse("9D")]
+    assert roles.hand == parse_cards("5H 5D 5S JC") and roles.starter == Card.parse("5C")
+
+
+def test_five_cards_besides_a_named_starter_set_the_least_sure_aside():
+    dets = layout(ROW + [(280, 80)]).with_(confidence=np.array([0.99, 0.7, 0.97, 0.96, 0.95]))
+    roles = assign_roles(dets, starter=Card.parse("KD"))
+    assert roles.set_aside.card_list == [Card.parse("5D")]
+    assert roles.hand == parse_cards("5H 5S JC 5C") and roles.starter == Card.parse("KD")
+
+
+def test_a_named_starter_in_view_is_never_set_aside():
+    dets = layout(ROW + [(280, 80)]).with_(confidence=np.array([0.99, 0.98, 0.97, 0.96, 0.5]))
+    kept, aside = surest(dets, show_in_view(Card.parse("5C")))
+    assert len(kept) == 5 and len(aside) == 0
+
+
+def test_two_cards_too_many_are_not_a_show_misread_and_nothing_is_set_aside():
+    dets = layout([(120 * i, 300) for i in range(7)], cards="AH 2H 3H 4H 5H 6H 7H")
+    kept, aside = surest(dets, show_in_view())
+    assert len(kept) == 7 and len(aside) == 0
+
+
 @pytest.mark.parametrize("cards,starter,message", [
     ("", None, "no cards seen"),
     ("5H 5D 5S JC", None, r"4 cards seen \(5H 5D 5S JC\): name the starter"),
     ("5H 5D 5S JC", "JC", "the starter JC is one of the 4 cards seen"),
-    ("5H 5D 5S JC 5C", "KD", "the starter KD is not one of the 5 cards seen: 5H 5D 5S JC 5C"),
     ("5H", None, r"1 card seen \(5H\); a show is 4 cards and the starter"),
     ("AH 2H 3H 4H 5H 6H 7H 8H 9H", None, r"9 cards seen \(AH 2H 3H 4H 5H 6H 7H 8H 9H\)"),
+    ("AH 2H 3H 4H 5H 6H 7H", None, r"7 cards seen \(AH 2H 3H 4H 5H 6H 7H\)"),
+    ("AH 2H 3H 4H 5H 6H", "KD", r"6 cards seen \(AH 2H 3H 4H 5H 6H\)"),
     ("AH 2H 3H", "KD", "with the starter named, 4 are enough"),
 ])
 def test_photos_that_are_not_a_show_say_what_was_seen(cards, starter, message):

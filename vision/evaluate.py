@@ -35,10 +35,9 @@ import numpy as np
 
 from scorer.cards import Card, parse_cards
 from vision.detections import Detections, Expected
+from vision.starter import SHOW_CARDS, surest
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp"}
-SHOW_CARDS = 5
-"""Cards in view in a photo of a show: four in hand (or crib) and the starter."""
 SHOW_GROUP, BIGGER_GROUP = f"up to {SHOW_CARDS} (a show)", f"{SHOW_CARDS + 1} or more"
 
 
@@ -294,11 +293,17 @@ def evaluate(photos: Iterable[LabelledPhoto], recognize: Callable[[Path], Detect
 def read_as_shows(recognize: Callable[[Path, Expected | None], Detections],
                   photos: Iterable[LabelledPhoto]) -> Callable[[Path], Detections]:
     """``recognize`` as the count reads a photo: each photo of four or five cards in view told it
-    holds that many (a show: five cards, or four and the starter named apart, :class:`Expected`);
-    any other photo read as it is, with nothing told. Cards in view count the optional ones (no
-    index readable) too: they lie in the photo, and the player counting the show knows they do."""
+    holds that many (a show: five cards, or four and the starter named apart, :class:`Expected`),
+    and of one card more the least sure set aside (:func:`vision.starter.surest`); any other photo
+    read as it is, with nothing told. Cards in view count the optional ones (no index readable)
+    too: they lie in the photo, and the player counting the show knows they do."""
     shows = {p.path: Expected(n) for p in photos if (n := len(p.cards | p.optional)) in (SHOW_CARDS - 1, SHOW_CARDS)}
-    return lambda path: recognize(path, shows.get(path))
+
+    def read(path: Path) -> Detections:
+        expected = shows.get(path)
+        detections = recognize(path, expected)
+        return detections if expected is None else surest(detections, expected)[0]
+    return read
 
 
 def failure_sheet(report: EvalReport, out: str | Path, *, tile_px: int = 480, columns: int = 4) -> int:

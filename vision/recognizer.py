@@ -166,15 +166,16 @@ class RecognizerConfig:
     show_fill_floor: float = 0.65
     """Reading a photo the player said holds so many cards (a show: :class:`~vision.detections.Expected`),
     a card short of the line makes up the number when the combined reading of its indices is at
-    least this; of more cards than expected, the surest are kept and the rest set aside. On the
-    tuning sets' shows (the 612 photos of 4 or 5 cards in view among the real tuning photos and
-    three sets of held-out renders) reading them so read 541 fully right against 521 and 25 false
-    cards against 35. Lower, more photos come right and more false cards with them (0.55: 545
-    and 36); at 0.7, the line itself, the number is only kept down (535 and 21). Of the cards made up
-    at 0.65, 19 of 24 were right; of those set aside, 15 of 17 were false. A photo of four cards
-    whose starter was not named is read as five, a card made up, one time in 40
-    (models/HISTORY.md, "Reading a show as a show")."""
-    min_long_side: int = 1600
+    least this (of more cards than expected, the count keeps the surest and sets the rest aside:
+    :func:`vision.starter.surest`). Both together, on the tuning sets' shows (the 612 photos of 4
+    or 5 cards in view among the real tuning photos and three sets of held-out renders), read 541
+    fully right against 521 and 25 false cards against 35. Lower, more photos come right and more
+    false cards with them (0.55: 545 and 36); at 0.7, the line itself, the number is only kept
+    down (535 and 21). Of the cards made up at 0.65, 19 of 24 were right; of those set aside, 15
+    of 17 were false. A photo of four cards whose starter was not named is read as five, a card
+    made up, one time in 40. The validation sets' 631 shows gained less: 3 photos fully right (2
+    of them real), with 3 false cards more on the renders and 2 fewer on the real photos; 5 of
+    the 11 cards made up were right (models/HISTORY.md, "Reading a show as a show")."""
     min_long_side: int = 1600
     """Decode JPEGs at the smallest DCT scale that keeps this many pixels on the long side."""
 
@@ -298,10 +299,11 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
     guesses at one index, half of it cut by an overlapping card or a pip beside it taken in, so
     only the surest reading among them counts.
 
-    With ``expected`` (the player said how many cards the photo holds, :class:`Expected`) the
-    cards are the likeliest set of that many: of more cards kept, the surest; of fewer, the
-    likeliest of the cards short of the line (at ``fill_floor`` or more) make up the number. A
-    card ``expected.besides`` names is kept as usual and not counted.
+    With ``expected`` (the player said how many cards the photo holds, :class:`Expected`), where
+    fewer cards pass the line the likeliest of those short of it (at ``fill_floor`` or more) make
+    up the number; a card ``expected.besides`` names is not counted. Of more cards than expected
+    none is dropped here: the count sets the least sure aside and says so
+    (:func:`vision.starter.surest`).
     """
     none = [i for i, c in enumerate(class_cards) if c is None]
     card_probs = probs.copy()
@@ -326,7 +328,7 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
         passed = p_card >= card_confidence and probs[members, cls].max() >= sure_index_confidence
         (rows if passed else short).append(row)
     if expected is not None:
-        rows = _as_expected(rows, short, expected, fill_floor)
+        rows += _making_up(rows, short, expected, fill_floor)
     if not rows:
         return Detections.empty()
     rows.sort(key=lambda r: (r[2][0], r[2][1]))
@@ -338,14 +340,12 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
     )
 
 
-def _as_expected(kept: list[tuple], short: list[tuple], expected: Expected, floor: float) -> list[tuple]:
-    """The rows (card, confidence, ...) of the likeliest ``expected.cards`` cards: the surest of
-    ``kept``, made up where they are too few with the surest of ``short`` at ``floor`` or more;
-    ``expected.besides`` kept if it is among ``kept``, and never counted."""
-    named = [r for r in kept if r[0] == expected.besides]
-    surest = sorted((r for r in kept if r[0] != expected.besides), key=lambda r: -r[1])[: expected.cards]
-    makeweights = sorted((r for r in short if r[0] != expected.besides and r[1] >= floor), key=lambda r: -r[1])
-    return named + surest + makeweights[: expected.cards - len(surest)]
+def _making_up(kept: list[tuple], short: list[tuple], expected: Expected, floor: float) -> list[tuple]:
+    """The rows (card, confidence, ...) of ``short`` that bring ``kept`` up to ``expected.cards``: the
+    likeliest, at ``floor`` or more; ``expected.besides`` neither counted nor taken."""
+    counted = sum(r[0] != expected.besides for r in kept)
+    likeliest = sorted((r for r in short if r[0] != expected.besides and r[1] >= floor), key=lambda r: -r[1])
+    return likeliest[: max(expected.cards - counted, 0)]
 
 
 def group_looks(main: Detections, others: Detections, iou: float,

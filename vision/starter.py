@@ -21,7 +21,7 @@ photo does not hold a show (4 cards + a typed starter, or 5 cards).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -97,7 +97,9 @@ class Roles:
     reason: str
     """Why this card is the starter, in a player's words."""
     detections: Detections
-    """The photo's detections with ``is_starter`` set on the starter's row (if it is in the photo)."""
+    """The show's cards as detected, ``is_starter`` set on the starter's row (if it is in the photo)."""
+    set_aside: Detections = field(default_factory=Detections.empty)
+    """Cards seen beyond the show's number and not counted, the least sure (:func:`surest`)."""
 
 
 def _orientation(indices: np.ndarray) -> float:
@@ -197,6 +199,21 @@ def show_in_view(starter: Card | None = None) -> Expected:
     return Expected(SHOW_CARDS) if starter is None else Expected(SHOW_CARDS - 1, besides=starter)
 
 
+def surest(detections: Detections, expected: Expected) -> tuple[Detections, Detections]:
+    """The cards a show counts, and the one set aside: of one card more than ``expected.cards``
+    (not counting ``expected.besides``, kept where it was read), the surest. The card set aside is
+    what the recognizer read least surely: on the tuning sets 15 of 17 such cards were not in the
+    photo (a second reading of a neighbouring index, a pip), and each left a photo of the show
+    uncounted (models/HISTORY.md, "Reading a show as a show"). Two or more too many are not a
+    show misread but another photo (a pegging row): nothing is set aside."""
+    others = np.flatnonzero([card != expected.besides for card in detections.cards])
+    if len(others) != expected.cards + 1:
+        return detections, Detections.empty()
+    kept = np.ones(len(detections), bool)
+    kept[others[np.argsort(-detections.confidence[others], kind="stable")[-1]]] = False
+    return detections[kept], detections[~kept]
+
+
 def _seen(cards: tuple[Card | None, ...]) -> str:
     return " ".join("?" if c is None else str(c) for c in cards)
 
@@ -206,9 +223,12 @@ def assign_roles(detections: Detections, starter: Card | None = None) -> Roles:
 
     Five cards: the ``starter`` given (which must be one of them), else the card
     :func:`find_starter` picks. Four cards: ``starter`` must be given and must
-    not be one of them. Raises :class:`CardCountError` for anything else, with
-    the cards that were seen in the message.
+    not be one of them. One card too many (six, or five without the starter
+    given): the least sure is set aside (:func:`surest`). Raises
+    :class:`CardCountError` for anything else, with the cards that were seen in
+    the message.
     """
+    detections, aside = surest(detections, show_in_view(starter))
     cards = detections.cards
     n = len(cards)
     seen = _seen(cards)
@@ -220,20 +240,19 @@ def assign_roles(detections: Detections, starter: Card | None = None) -> Roles:
         if starter is None:
             guess = find_starter(detections)
             index, source, confidence, reason = guess.index, "layout", guess.confidence, guess.reason
-        elif starter in known:
+        else:  # five with the starter given: it is among them (else one would have been set aside)
             index, source, confidence, reason = known.index(starter), "given", 1.0, "named by the player"
-        else:
-            raise CardCountError(f"the starter {starter} is not one of the 5 cards seen: {seen}", cards)
         flags = np.zeros(n, bool)
         flags[index] = True
         return Roles(hand=known[:index] + known[index + 1:], starter=known[index], source=source,
-                     confidence=confidence, reason=reason, detections=detections.with_(is_starter=flags))
+                     confidence=confidence, reason=reason, detections=detections.with_(is_starter=flags),
+                     set_aside=aside)
     if n == SHOW_CARDS - 1 and starter is not None:
         if starter in known:
             raise CardCountError(f"the starter {starter} is one of the 4 cards seen ({seen}); "
                                  "a show needs 4 cards besides the starter", cards)
         return Roles(hand=known, starter=starter, source="given", confidence=1.0, reason="named by the player",
-                     detections=detections.with_(is_starter=np.zeros(n, bool)))
+                     detections=detections.with_(is_starter=np.zeros(n, bool)), set_aside=aside)
     if n == SHOW_CARDS - 1:
         raise CardCountError(f"4 cards seen ({seen}): name the starter, or photograph it with them", cards)
     if n == 0:

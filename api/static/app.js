@@ -42,6 +42,15 @@ function isRed(card) {
   return !!c && (c.suit === "H" || c.suit === "D");
 }
 
+// A card seen beyond the show's number, set aside uncounted by the server: say which, so a wrong
+// choice is seen (the player taps the card it should replace).
+function showAside(cards, seen) {
+  const el = $("aside-note");
+  el.textContent = cards.map((c) => `Set aside: ${face(c.card)} (${Math.round(c.confidence * 100)}% sure), ` +
+    `the least sure of ${seen} cards seen. If it is one of the show, tap the card it replaces.`).join(" ");
+  el.hidden = cards.length === 0;
+}
+
 function say(text, kind) {
   const el = $("status");
   el.textContent = text || "";
@@ -93,10 +102,12 @@ async function countPhoto(file) {
       ? `Starter ${face(s.card)}: ${s.reason} (${Math.round(s.confidence * 100)}% sure).`
       : `Not sure which card is the starter (${s.reason}). Choose it below.`;
     note.className = "starter-note" + (s.sure ? "" : " unsure");
+    showAside(data.set_aside, data.cards.length + data.set_aside.length);
     say("");
     showResult(data.show);
     return;
   }
+  showAside([], 0);
   say(data.detail || `The server answered ${res.status}.`, "error");
   if (Array.isArray(data.cards) && data.image) {
     state.image = data.image;
