@@ -145,10 +145,10 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                         "off by default), or none for the tight crops only; for --models only (models/HISTORY.md, "
                         "Wider crops)")
     p.add_argument("--as-shows", action="store_true",
-                   help="read each photo of 4 or 5 labelled cards as the count reads a show: told it holds that "
-                        "many, the likeliest set of that many is read (cards short of the line make up the number, "
-                        "the least sure of more are set aside); for --models only, so with --against models the "
-                        "paired difference is its effect (models/README.md)")
+                   help="read each photo of 4 or 5 cards in view as the count reads a show: told it holds that "
+                        "many, a card short of the line makes up the number and the least sure of one card more "
+                        "is set aside; for --models only, so with --against models the paired difference is its "
+                        "effect (models/README.md)")
     p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the failures (per set)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(handler=_run_eval)

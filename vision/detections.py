@@ -41,10 +41,11 @@ class Expected:
     """What the player has told the product a photo holds: ``cards`` cards besides ``besides``.
 
     Counting a show, the product knows how many cards the photo should hold: five (the hand and the
-    starter), or four when the player named the starter, which may then be in view or not. The
-    recognizer reads such a photo as the most likely set of that many cards
-    (:attr:`~vision.recognizer.RecognizerConfig.show_fill_floor`); read as anything else, a photo
-    carries no such knowledge and each card stands on its own.
+    starter), or four when the player named the starter, which may then be in view or not. Told
+    so, the recognizer makes up a missing card from the readings short of the line
+    (:attr:`~vision.recognizer.RecognizerConfig.show_fill_floor`) and the count sets one too many
+    aside (:func:`vision.starter.surest`); read as anything else, a photo carries no such
+    knowledge and each card stands on its own.
     """
 
     cards: int

@@ -166,7 +166,7 @@ class RecognizerConfig:
     show_fill_floor: float = 0.65
     """Reading a photo the player said holds so many cards (a show: :class:`~vision.detections.Expected`),
     a card short of the line makes up the number when the combined reading of its indices is at
-    least this (of more cards than expected, the count keeps the surest and sets the rest aside:
+    least this (of one card more than expected, the count sets the least sure aside:
     :func:`vision.starter.surest`). Both together, on the tuning sets' shows (the 612 photos of 4
     or 5 cards in view among the real tuning photos and three sets of held-out renders), read 541
     fully right against 521 and 25 false cards against 35. Lower, more photos come right and more

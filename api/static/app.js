@@ -7,7 +7,6 @@ const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 const RANK_NAMES = { A: "ace", J: "jack", Q: "queen", K: "king" };
-// Below this the recognizer's reading is worth a second look: the chip is dashed.
 
 const state = {
   cards: [],          // [{card: "5H" | null, confidence: number | null, check: bool, xyxy: [x0,y0,x1,y1] | null}]
