@@ -74,6 +74,14 @@ def phone(browser):
     return context.new_page()
 
 
+def photo_chosen(browser, url: str, photo: Path):
+    """The page at ``url`` on a phone, with ``photo`` chosen as if just taken."""
+    page = phone(browser)
+    page.goto(url)
+    page.set_input_files("#photo", str(photo))
+    return page
+
+
 def total(page) -> str:
     return page.locator("#total").inner_text()
 
@@ -132,9 +140,7 @@ def test_photo_count_fix_a_card_check_a_claim(browser, server, photos):
 
 def test_a_card_read_below_80_percent_is_marked_until_the_player_confirms_it(browser, server, photos):
     expect = playwright.expect
-    page = phone(browser)
-    page.goto(server)
-    page.set_input_files("#photo", str(photos[0] / "unsure.jpg"))
+    page = photo_chosen(browser, server, photos[0] / "unsure.jpg")
     expect(page.locator("#total")).to_have_text("29")
     expect(page.locator(".chip.unsure")).to_have_count(1)
     expect(page.locator(".chip.unsure")).to_have_attribute("data-card", "JC")
@@ -162,9 +168,7 @@ def test_a_sixth_card_set_aside_is_said(browser, server, photos):
 
 def test_four_cards_then_the_starter_picked_by_hand(browser, server, photos):
     expect = playwright.expect
-    page = phone(browser)
-    page.goto(server)
-    page.set_input_files("#photo", str(photos[0] / "four.jpg"))
+    page = photo_chosen(browser, server, photos[0] / "four.jpg")
     expect(page.locator("#status")).to_contain_text("4 cards seen (8H 7C 7D 6S)")
     expect(page.locator(".chip")).to_have_count(5)
     page.get_by_role("button", name=re.compile("^Starter: not set")).tap()
@@ -181,9 +185,7 @@ def test_four_cards_then_the_starter_picked_by_hand(browser, server, photos):
 
 
 def test_every_control_has_an_accessible_name(browser, server, photos):
-    page = phone(browser)
-    page.goto(server)
-    page.set_input_files("#photo", str(photos[0] / "29.jpg"))
+    page = photo_chosen(browser, server, photos[0] / "29.jpg")
     playwright.expect(page.locator("#total")).to_have_text("29")
     unnamed = page.evaluate("""() => [...document.querySelectorAll('button, input')]
         .filter(el => el.offsetParent !== null || el.id === 'photo')
@@ -197,9 +199,7 @@ def test_every_control_has_an_accessible_name(browser, server, photos):
 def test_a_sample_photo_with_the_real_models(browser):
     sample = next(s for s in load_samples() if s.starter is None or s.starter in s.cards)
     with live_server(create_app(Settings())) as url:
-        page = phone(browser)
-        page.goto(url)
-        page.set_input_files("#photo", str(sample.path))
+        page = photo_chosen(browser, url, sample.path)
         if sample.crib:
             page.get_by_role("radio", name="Crib").check()
         playwright.expect(page.locator("#total")).to_have_text(str(sample.total), timeout=30_000)
