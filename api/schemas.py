@@ -26,7 +26,7 @@ Box = tuple[float, float, float, float]
 
 CHECK_BELOW = 0.8
 """A card read below this is one for the player to check (the page marks it, the CLI names it):
-among them any card that only made up a show's number (:class:`~vision.detections.Expected`)."""
+among them nearly every card that only made up a show's number (:class:`~vision.detections.Expected`)."""
 
 
 def _card(card: Card | None) -> CardText | None:
