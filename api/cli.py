@@ -290,7 +290,7 @@ def _run_count(args: argparse.Namespace) -> int:
     import cv2
 
     from api.counting import count_detections
-    from api.schemas import CHECK_BELOW, CountOut
+    from api.schemas import CountOut, to_check
     from scorer.cards import Card
     from scorer.muggins import parse_claim
     from vision.annotate import CardAnnotator
@@ -321,7 +321,7 @@ def _run_count(args: argparse.Namespace) -> int:
     for d in roles.set_aside:
         print(f"Set aside: {d.card} ({d.confidence:.0%}), the least sure of {len(roles.detections) + 1} cards seen; "
               "if it is one of the show, count the cards typed: cribcount score HAND STARTER")
-    unsure = [f"{d.card} ({d.confidence:.0%})" for d in roles.detections if d.confidence < CHECK_BELOW]
+    unsure = [f"{d.card} ({d.confidence:.0%})" for d in roles.detections if to_check(d)]
     if unsure:
         print(f"Check {', '.join(unsure)}: not sure of {'it' if len(unsure) == 1 else 'them'}; if one is wrong, "
               "count the cards typed: cribcount score HAND STARTER")

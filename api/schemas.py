@@ -25,8 +25,13 @@ CardText = str
 Box = tuple[float, float, float, float]
 
 CHECK_BELOW = 0.8
-"""A card read below this is one for the player to check (the page marks it, the CLI names it):
-among them nearly every card that only made up a show's number (:class:`~vision.detections.Expected`)."""
+"""A card read below this is one for the player to check (the page marks it, the CLI names it)."""
+
+
+def to_check(det: Detection) -> bool:
+    """Whether the player should check this card: read below :data:`CHECK_BELOW`, or taken only to
+    make up a show's number (:attr:`~vision.detections.Detection.made_up`), however it read."""
+    return det.confidence < CHECK_BELOW or det.made_up
 
 
 def _card(card: Card | None) -> CardText | None:
@@ -54,14 +59,15 @@ class CardOut(BaseModel):
     xyxy: Box = Field(description="Box round the card's corner indices, original pixels (x0, y0, x1, y1).")
     indices: list[Box] = Field(description="Boxes of the corner indices (rank and suit) that were seen.")
     is_starter: bool = Field(description="Whether this card is the starter.")
-    check: bool = Field(description=f"Read below {CHECK_BELOW:.0%}: the player should check it.")
+    check: bool = Field(description=f"Read below {CHECK_BELOW:.0%}, or taken only to make up the show's "
+                                    "number of cards: the player should check it.")
 
     @classmethod
     def from_detection(cls, det: Detection) -> CardOut:
         return cls(card=_card(det.card), confidence=round(det.confidence, 4),
                    xyxy=tuple(round(v, 1) for v in det.xyxy),
                    indices=[tuple(round(v, 1) for v in b) for b in det.indices], is_starter=det.is_starter,
-                   check=det.confidence < CHECK_BELOW)
+                   check=to_check(det))
 
 
 class NotAShowOut(ErrorOut):

@@ -107,6 +107,14 @@ def test_a_card_read_below_80_percent_is_marked_to_check(client, fake):
     assert {c["card"]: c["check"] for c in cards} == {"5H": False, "5D": False, "5C": False, "5S": False, "JC": True}
 
 
+def test_a_card_made_up_to_the_show_is_marked_to_check_however_it_read(client, fake):
+    photo = show_photo(HAND_29, size=(1600, 1218))
+    made_up = np.array([card == Card.parse("JC") for card in photo.detections.cards])
+    fake.scenes[photo.size] = photo.detections.with_(confidence=np.full(5, 0.95), data={"made_up": made_up})
+    cards = post_photo(client, photo).json()["cards"]
+    assert [c["card"] for c in cards if c["check"]] == ["JC"]
+
+
 def test_a_card_beyond_the_show_is_set_aside_and_said(client, fake):
     photo = show_photo(HAND_29, size=(1600, 1214))
     sure = np.array([0.75 if card == Card.parse("5S") else 0.99 for card in photo.detections.cards])

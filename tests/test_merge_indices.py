@@ -132,6 +132,7 @@ def test_fewer_cards_than_expected_take_the_likeliest_card_short_of_the_line():
     found = merge_indices(spaced(5), readings, SHOW_CLASSES, 0.7, expected=Expected(4), fill_floor=0.55)
     assert sorted(map(str, found.card_list)) == ["5H", "5S", "9D", "JC"]
     assert found.confidence[found.card_list.index(Card.parse("9D"))] == pytest.approx(0.6, abs=1e-4)
+    assert [d.made_up for d in found] == [card == Card.parse("9D") for card in found.cards]
 
 
 def test_a_card_below_the_floor_does_not_make_up_the_number():

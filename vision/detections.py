@@ -75,6 +75,9 @@ class Detection:
     """Boxes of the corner indices (rank + suit glyphs) that were seen, original pixels."""
     is_starter: bool = False
     """Whether the starter finder picked this card as the starter."""
+    made_up: bool = False
+    """Read short of the card line and taken only to make up the number of cards the player said
+    the photo holds (:class:`Expected`): always one for the player to check."""
 
     @property
     def center(self) -> tuple[float, float]:
@@ -152,6 +155,7 @@ class Detections:
             quad=tuple((float(x), float(y)) for x, y in self.quad[i]),
             indices=tuple(tuple(float(v) for v in b) for b in self.indices[i]),
             is_starter=bool(self.is_starter[i]),
+            made_up=bool(self.data["made_up"][i]) if "made_up" in self.data else False,
         )
 
     def __getitem__(self, key: int | slice | np.ndarray | Sequence[int]) -> Detection | Detections:

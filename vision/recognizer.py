@@ -301,7 +301,7 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
 
     With ``expected`` (the player said how many cards the photo holds, :class:`Expected`), where
     fewer cards pass the line the likeliest of those short of it (at ``fill_floor`` or more) make
-    up the number; a card ``expected.besides`` names is not counted. Of more cards than expected
+    up the number (``made_up`` on their rows); a card ``expected.besides`` names is not counted. Of more cards than expected
     none is dropped here: the count sets the least sure aside and says so
     (:func:`vision.starter.surest`).
     """
@@ -327,8 +327,8 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
         row = (class_cards[cls], p_card, union, boxes)
         passed = p_card >= card_confidence and probs[members, cls].max() >= sure_index_confidence
         (rows if passed else short).append(row)
-    if expected is not None:
-        rows += _making_up(rows, short, expected, fill_floor)
+    made_up = _making_up(rows, short, expected, fill_floor) if expected is not None else []
+    rows = [(*r, False) for r in rows] + [(*r, True) for r in made_up]
     if not rows:
         return Detections.empty()
     rows.sort(key=lambda r: (r[2][0], r[2][1]))
@@ -337,6 +337,7 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
         confidence=np.array([r[1] for r in rows]),
         cards=tuple(r[0] for r in rows),
         indices=tuple(r[3] for r in rows),
+        data={"made_up": np.array([r[4] for r in rows])} if expected is not None else {},
     )
 
 
