@@ -301,9 +301,9 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
 
     With ``expected`` (the player said how many cards the photo holds, :class:`Expected`), where
     fewer cards pass the line the likeliest of those short of it (at ``fill_floor`` or more) make
-    up the number (``made_up`` on their rows); a card ``expected.besides`` names is not counted. Of more cards than expected
-    none is dropped here: the count sets the least sure aside and says so
-    (:func:`vision.starter.surest`).
+    up the number (``made_up`` on their rows); a card ``expected.besides`` names is not counted.
+    Of more cards than expected none is dropped here: the count sets the least sure aside and says
+    so (:func:`vision.starter.surest`).
     """
     none = [i for i, c in enumerate(class_cards) if c is None]
     card_probs = probs.copy()
