@@ -592,7 +592,7 @@ class Recognizer:
         return prefer_wider(tight, wide, cfg.wider_surer_by)
 
     def merge_by_card(self, indices: Detections, probs: np.ndarray, expected: Expected | None = None) -> Detections:
-        """One detection per card, as many as ``expected`` says where it is given (see :func:`merge_indices`)."""
+        """One detection per card, made up to ``expected``'s number where it is given (see :func:`merge_indices`)."""
         cfg = self.config
         return merge_indices(indices, probs, self.class_cards, cfg.card_confidence, cfg.sure_index_confidence,
                              cfg.nest_cover, expected, cfg.show_fill_floor)
@@ -600,8 +600,8 @@ class Recognizer:
     # -- whole pipeline ---------------------------------------------------------------------------
     def recognize_photo(self, photo: Photo, expected: Expected | None = None) -> Detections:
         """Cards in a decoded photo, boxes in original-image pixels: the main look, then the second
-        looks where it leaves doubt (:meth:`in_doubt`). With ``expected``, the likeliest set of as
-        many cards as the player said the photo holds (:func:`merge_indices`)."""
+        looks where it leaves doubt (:meth:`in_doubt`). With ``expected``, cards short of the line
+        make up the number the player said the photo holds (:func:`merge_indices`)."""
         img, cfg = photo.image, self.config
         main, main_probs, cards = self.main_look(img)
         boxes, probs = main, main_probs

@@ -194,8 +194,9 @@ def find_starter(detections: Detections) -> StarterGuess:
 
 def show_in_view(starter: Card | None = None) -> Expected:
     """What a photo of the show holds: the five cards, or, with the starter named, the four hand
-    cards besides it (the starter may lie with them or not). The recognizer reads the photo as the
-    likeliest such set (:meth:`vision.recognizer.Recognizer.recognize_photo`)."""
+    cards besides it (the starter may lie with them or not). Told so, the recognizer makes up a
+    card missing from the number (:meth:`vision.recognizer.Recognizer.recognize_photo`) and the
+    count sets one too many aside (:func:`surest`)."""
     return Expected(SHOW_CARDS) if starter is None else Expected(SHOW_CARDS - 1, besides=starter)
 
 
@@ -223,8 +224,8 @@ def assign_roles(detections: Detections, starter: Card | None = None) -> Roles:
 
     Five cards: the ``starter`` given (which must be one of them), else the card
     :func:`find_starter` picks. Four cards: ``starter`` must be given and must
-    not be one of them. One card too many (six, or five without the starter
-    given): the least sure is set aside (:func:`surest`). Raises
+    not be one of them. One card too many (six, or five besides a named starter
+    not among them): the least sure is set aside (:func:`surest`). Raises
     :class:`CardCountError` for anything else, with the cards that were seen in
     the message.
     """
