@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Render the tuning and validation sets models/README.md reads (each session starts with no data/),
 # and write the real tuning set's cards.csv. Same seeds, same bytes: the figures in the model card
-# were measured on exactly these scenes. About 20 minutes on two cores, most of it the phone-size ones.
+# were measured on exactly these scenes. About 20-25 minutes on two cores, most of it the phone-size ones.
 #
 #   bash scripts/eval_sets.sh            # all of them
 #   bash scripts/eval_sets.sh tune       # the tuning sets only (choose on these)
 #   bash scripts/eval_sets.sh val        # the validation sets only (read once, after choosing)
 #
 # Then, e.g.:
-#   .venv/bin/cribcount eval data/real78 data/tune780 data/tune781 data/tune782 --wider-margin 0.4 --against models
+#   .venv/bin/cribcount eval data/real78 data/tune780 data/tune781 data/tune782 data/tune783 data/tune784 --wider-margin 0.4 --against models
 #   .venv/bin/cribcount eval ../shared/photos/poker-cards-4 data/eval12345 data/evalphone \
 #       data/evalY/yolo/images/eval data/evalYphone/yolo/images/eval
 set -euo pipefail
@@ -37,6 +37,9 @@ EOF
     synth data/tune780 300 780 test 640:1600
     synth data/tune781 200 781 test 1800:3200
     synth data/tune782 200 782 test 1800:3200
+    # Two more (a later release), to choose settings on more than 778 photos.
+    synth data/tune783 300 783 test 640:1600
+    synth data/tune784 200 784 test 1800:3200
 fi
 if [ "$which" = all ] || [ "$which" = val ]; then
     synth data/eval12345 200 12345 test 640:1600
