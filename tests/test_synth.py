@@ -22,7 +22,9 @@ from vision.synth import decks as deckmod  # noqa: E402
 from vision.synth.export import (CLASS_NAMES, SizeSpec, back_corner_boxes, back_corner_crops_of,  # noqa: E402
                                  choose_deck, render_dataset, render_sample, yolo_lines)
 from vision.synth.photo import Focus, develop  # noqa: E402
-from vision.synth.scene import SCENE_TYPES, labels, legible, make_camera, make_scene, render  # noqa: E402
+from vision.synth.props import cribbage_board  # noqa: E402
+from vision.synth.scene import (SCENE_TYPES, TableProps, labels, legible, make_camera, make_scene,  # noqa: E402
+                                render)
 
 TRAIN_DECK = "proc-classic"
 HELD_OUT_PROC = "proc-slab"
@@ -217,6 +219,34 @@ def test_same_seed_same_bytes():
     assert a.jpeg == b.jpeg
     assert a.label == b.label
     assert a.jpeg != c.jpeg
+
+
+def test_board_chance_sets_how_often_a_scene_holds_a_board():
+    def boards(table):
+        return sum(any(it.kind == "board" for it in make_scene(np.random.default_rng([8, i]), TRAIN_DECK,
+                                                               table=table).items) for i in range(12))
+
+    assert boards(TableProps(board_chance=1.0)) == 12
+    assert boards(TableProps(board_chance=0.0)) == 0
+
+
+def test_a_numbered_board_is_the_same_board_with_counts_printed_beside_its_tracks():
+    plain, size = cribbage_board(np.random.default_rng(4))
+    numbered, same_size = cribbage_board(np.random.default_rng(4), numerals=True)
+    assert size == same_size and plain.shape == numbered.shape
+    assert np.array_equal(plain[..., 3], numbered[..., 3])  # the outline stays
+    changed = (plain != numbered).any(axis=2)
+    h, w = changed.shape
+    assert 0.003 < changed.mean() < 0.1
+    # The first track's two rows of holes, between the ends, are left as they were.
+    assert not changed[int(h * 0.17):int(h * 0.29), int(w * 0.1):int(w * 0.9)].any()
+
+
+def test_cli_board_chance_outside_zero_to_one_is_an_error(tmp_path, capsys):
+    from api.cli import main
+
+    assert main(["synth", "--out", str(tmp_path / "out"), "--n", "1", "--board-chance", "1.5"]) == 2
+    assert "--board-chance must be between 0 and 1" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("scene_type", SCENE_TYPES)

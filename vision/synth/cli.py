@@ -7,7 +7,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from vision.synth.scene import SCENE_TYPES
+from vision.synth.scene import SCENE_TYPES, TableProps
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -24,6 +24,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scene", default=None, choices=SCENE_TYPES,
                    help="only this kind of scene (default: all, weighted like real use)")
     p.add_argument("--cards", action="store_true", help="also label whole cards as YOLO class 1")
+    p.add_argument("--board-chance", type=float, default=0.3, metavar="P",
+                   help="chance a scene holds a cribbage board (default 0.3, what the shipped models trained on)")
+    p.add_argument("--numbered-boards", action="store_true",
+                   help="boards print their counts (5, 10, ...), START and 121: glyphs the detector may take for "
+                        "an index (models/HISTORY.md, Numbered boards)")
     p.add_argument("--no-crops", action="store_true", help="skip the classifier crops (cls/)")
     p.add_argument("--back-corners", action="store_true",
                    help="also 'none' crops at the corners of card backs (the other crops stay the same)")
@@ -44,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.n < 0:
         raise ValueError("--n must be >= 0")
+    if not 0 <= args.board_chance <= 1:
+        raise ValueError(f"--board-chance must be between 0 and 1, not {args.board_chance}")
     out = Path(args.out)
     if args.back_corners_of:
         scenes = Path(args.back_corners_of)
@@ -59,7 +66,8 @@ def run(args: argparse.Namespace) -> int:
         decks = [d.strip() for d in args.decks.split(",") if d.strip()] if args.decks else None
         results, rate = render_dataset(out, args.n, args.seed, args.split, args.size, args.workers,
                                        args.cards, not args.no_crops, decks=decks, scene_type=args.scene,
-                                       back_corners=args.back_corners)
+                                       back_corners=args.back_corners,
+                                       table=TableProps(args.board_chance, args.numbered_boards))
         by_split = Counter(r[0] for r in results)
         by_type = Counter(r[2] for r in results)
         print(f"wrote {len(results)} scenes to {out} ("

@@ -21,7 +21,8 @@ import numpy as np
 
 from vision.synth.decks import HELD_OUT_DECKS, build_all, card_names, deck_names, load_deck
 from vision.synth.photo import develop, jpeg
-from vision.synth.scene import MIN_LEGIBLE_INDEX_PX, SCENE_TYPES, labels, make_camera, make_scene, render
+from vision.synth.scene import (MIN_LEGIBLE_INDEX_PX, SCENE_TYPES, TableProps, labels, make_camera, make_scene,
+                                render)
 
 SPLITS = ("train", "val", "test", "eval")
 _SPLIT_IDS = {"train": 0, "val": 1, "test": 2, "eval": 3}
@@ -101,13 +102,14 @@ class Sample:
 
 
 def render_sample(seed: int, split: str, number: int, size: SizeSpec, deck: str | None = None,
-                  scene_type: str | None = None, decks: Iterable[str] | None = None) -> Sample:
+                  scene_type: str | None = None, decks: Iterable[str] | None = None,
+                  table: TableProps = TableProps()) -> Sample:
     """One labelled photo, fully determined by its arguments (``decks`` narrows the split's pool)."""
     rng = image_rng(seed, split, number)
     if deck is not None:
         split_pool(split, [deck])  # a named deck keeps to its split too
     deck = deck or choose_deck(rng, split, decks)
-    spec = make_scene(rng, deck, scene_type)
+    spec = make_scene(rng, deck, scene_type, table)
     W, H = size.draw(rng)
     cam = make_camera(rng, (W, H), spec.items)
     rendered = render(rng, spec, cam)
@@ -308,6 +310,7 @@ class Job:
     scene_type: str | None = None
     decks: tuple[str, ...] | None = None
     back_corners: bool = False
+    table: TableProps = TableProps()
 
 
 def _crop_rng(seed: int, split: str, number: int) -> np.random.Generator:
@@ -317,7 +320,7 @@ def _crop_rng(seed: int, split: str, number: int) -> np.random.Generator:
 
 def run_job(job: Job) -> tuple[str, str, str]:
     """Render and write one image with its labels and crops. Returns (split, stem, scene type)."""
-    s = render_sample(job.seed, job.split, job.number, job.size, job.deck, job.scene_type, job.decks)
+    s = render_sample(job.seed, job.split, job.number, job.size, job.deck, job.scene_type, job.decks, job.table)
     out = Path(job.out)
     img_dir = out / "yolo" / "images" / job.split
     lab_dir = out / "yolo" / "labels" / job.split
@@ -340,7 +343,7 @@ def _worker_init() -> None:
 def plan_jobs(out: Path, n: int, seed: int, split: str | None, size: SizeSpec, with_cards: bool = False,
               crops: bool = True, val_share: float = 0.1, test_share: float = 0.05,
               decks: Iterable[str] | None = None, scene_type: str | None = None,
-              back_corners: bool = False) -> list[Job]:
+              back_corners: bool = False, table: TableProps = TableProps()) -> list[Job]:
     """``n`` jobs in one split, or spread over train/val/test when no split is named."""
     decks = tuple(decks) if decks is not None else None
     # The eval-only deck never yields classifier crops, so none can find its way into training.
@@ -362,7 +365,7 @@ def plan_jobs(out: Path, n: int, seed: int, split: str | None, size: SizeSpec, w
     for sp in counts:
         split_pool(sp, decks)  # fail now, not in a worker
     return [Job(str(out), seed, sp, i, size, with_cards, crops, decks=decks, scene_type=scene_type,
-                back_corners=back_corners)
+                back_corners=back_corners, table=table)
             for sp, c in counts.items() for i in range(c)]
 
 
@@ -446,10 +449,10 @@ def run_jobs(jobs: list[Job], workers: int = 2, progress: bool = True) -> tuple[
 def render_dataset(out: Path, n: int, seed: int, split: str | None = None, size: str = "640", workers: int = 2,
                    with_cards: bool = False, crops: bool = True, progress: bool = True,
                    decks: Iterable[str] | None = None, scene_type: str | None = None,
-                   back_corners: bool = False) -> tuple[list, float]:
+                   back_corners: bool = False, table: TableProps = TableProps()) -> tuple[list, float]:
     """Render ``n`` scenes into ``out`` (YOLO + classifier layouts) and write data.yaml."""
     jobs = plan_jobs(out, n, seed, split, SizeSpec.parse(size), with_cards, crops, decks=decks,
-                     scene_type=scene_type, back_corners=back_corners)
+                     scene_type=scene_type, back_corners=back_corners, table=table)
     results, rate = run_jobs(jobs, workers, progress)
     write_data_yaml(out, with_cards)
     return results, rate

@@ -8,14 +8,25 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from PIL import Image, ImageDraw, ImageFont
 
+from vision.synth.procedural import font_file
 from vision.synth.surfaces import texture
 
 PX_PER_UNIT = 160
 
 
-def cribbage_board(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
-    """A wooden board: three tracks of peg holes, a few coloured pegs. Returns (BGRA, size in units)."""
+# Faces a board's numerals are printed or burnt in: plain sans and serif, as on most boards.
+BOARD_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "LiberationSans-Regular.ttf",
+               "LiberationSerif-Bold.ttf", "FreeSans.ttf", "NimbusRoman-Regular.otf", "OpenSans-Bold.ttf")
+
+
+def cribbage_board(rng: np.random.Generator, numerals: bool = False) -> tuple[np.ndarray, tuple[float, float]]:
+    """A wooden board: three tracks of peg holes, a few coloured pegs, and with ``numerals`` the
+    counts printed beside the holes (5, 10, ...), START and 121. Returns (BGRA, size in units).
+
+    Numerals are drawn last, from the same generator, so a board without them is the board it
+    always was for the same seed (the shipped models trained on those bytes)."""
     length_u = rng.uniform(4.0, 6.0)
     width_u = rng.uniform(1.1, 1.8)
     w, h = int(length_u * PX_PER_UNIT), int(width_u * PX_PER_UNIT)
@@ -61,7 +72,43 @@ def cribbage_board(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, f
         cv2.circle(img, (int(x), int(y)), pr, c + (255,), -1, cv2.LINE_AA)
         cv2.circle(img, (int(x - pr * 0.35), int(y - pr * 0.35)), max(1, pr // 3),
                    tuple(min(255, v + 90) for v in c) + (255,), -1, cv2.LINE_AA)
+    if numerals:
+        img = _print_numerals(img, rng, margin, holes_per_row)
     return img, (length_u, width_u)
+
+
+def _print_numerals(img: np.ndarray, rng: np.random.Generator, margin: float, holes_per_row: int) -> np.ndarray:
+    """Counts beside every fifth hole of each track, START and 121 at the ends.
+
+    Why: a "5" or "15" printed on a board is a rank glyph without a suit, a little smaller than a
+    card's index; the detector fires on it, and on real tables the board is often in the photo.
+    """
+    h, w = img.shape[:2]
+    path = font_file(str(rng.choice(BOARD_FONTS))) or font_file("DejaVuSans-Bold.ttf")
+    font = ImageFont.truetype(path, max(6, int(h * rng.uniform(0.05, 0.11))))
+    ink = (int(rng.integers(215, 250)),) * 3 if rng.random() < 0.4 else tuple(int(v) for v in rng.integers(10, 60, 3))
+    # Numbered along each street (1-30 or 1-60 a row, or on through the next street), printed
+    # just outside each track's outer row of holes.
+    on_through = rng.random() < 0.5
+    pil = Image.fromarray(img[..., [2, 1, 0, 3]].copy(), "RGBA")
+    draw = ImageDraw.Draw(pil)
+    xs = np.linspace(margin, w - margin, holes_per_row)
+    for t in range(3):
+        y = h * (0.105 + t * 0.3)
+        for i in range(4, holes_per_row, 5):
+            n = i + 1 + (holes_per_row * (t % 2) if on_through else 0)
+            draw.text((float(xs[i]), y), str(n), font=font, fill=ink + (255,), anchor="mm")
+    # START and 121 stand across the ends, where no holes are, read along the board's short side.
+    for text, x, turn in (("START", margin * 0.5, Image.Transpose.ROTATE_90),
+                          ("121", w - margin * 0.5, Image.Transpose.ROTATE_270)):
+        x0, y0, x1, y1 = font.getbbox(text)
+        layer = Image.new("RGBA", (x1 - x0 + 2, y1 - y0 + 2))
+        ImageDraw.Draw(layer).text((1 - x0, 1 - y0), text, font=font, fill=ink + (255,))
+        layer = layer.transpose(turn)
+        pil.alpha_composite(layer, (int(x - layer.width / 2), int(h / 2 - layer.height / 2)))
+    out = np.array(pil)[..., [2, 1, 0, 3]]
+    out[..., 3] = img[..., 3]  # the board's outline stays its own
+    return np.ascontiguousarray(out)
 
 
 def coin(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:

@@ -49,6 +49,17 @@ class Item:
     back_index: int = 0
 
 
+@dataclass(frozen=True)
+class TableProps:
+    """What may lie on the table besides the cards, where a render asks for other than the usual
+    (the defaults render what the shipped models trained on, byte for byte)."""
+
+    board_chance: float = 0.3
+    """The chance a scene holds a cribbage board."""
+    numbered_boards: bool = False
+    """Boards print their counts, START and 121 (:func:`props.cribbage_board`)."""
+
+
 @dataclass
 class Camera:
     homography: np.ndarray
@@ -201,11 +212,11 @@ LAYOUTS = {"row": layout_row, "spread": layout_spread, "overlap": layout_overlap
            "crib": layout_crib, "pegging": layout_pegging}
 
 
-def _add_props(rng, items: list[Item], aspect: float, scene_type: str) -> None:
+def _add_props(rng, items: list[Item], aspect: float, scene_type: str, table: TableProps) -> None:
     pts = np.array([it.center for it in items])
     lo, hi = pts.min(axis=0) - 0.8, pts.max(axis=0) + 0.8
-    if rng.random() < 0.3:
-        img, size = props.cribbage_board(rng)
+    if rng.random() < table.board_chance:
+        img, size = props.cribbage_board(rng, numerals=table.numbered_boards)
         side = rng.choice([-1, 1])
         y = (hi[1] + size[1] * 0.7) if side > 0 else (lo[1] - size[1] * 0.7)
         items.insert(0, Item("board", (float(rng.uniform(lo[0], hi[0])), float(y)), rng.normal(0, 0.2), size, image=img,
@@ -225,7 +236,8 @@ def _add_props(rng, items: list[Item], aspect: float, scene_type: str) -> None:
                           image=img, lift=0.3))
 
 
-def make_scene(rng: np.random.Generator, deck: str, scene_type: str | None = None) -> SceneSpec:
+def make_scene(rng: np.random.Generator, deck: str, scene_type: str | None = None,
+               table: TableProps = TableProps()) -> SceneSpec:
     """Choose a layout and cards; place cards, starter, deck and props on the table plane."""
     art = load_deck(deck)
     if scene_type is None:
@@ -238,7 +250,7 @@ def make_scene(rng: np.random.Generator, deck: str, scene_type: str | None = Non
     drawn = pick_cards(rng, n_hand + 1)
     hand, starter = drawn[:n_hand], (drawn[n_hand] if with_starter else None)
     items = LAYOUTS[scene_type](rng, hand, starter, art.aspect)
-    _add_props(rng, items, art.aspect, scene_type)
+    _add_props(rng, items, art.aspect, scene_type, table)
     # Any rotation of the whole table.
     a = rng.uniform(-math.pi, math.pi) if rng.random() < 0.6 else rng.normal(0, 0.3)
     pts = np.array([it.center for it in items])
