@@ -142,8 +142,7 @@ def random_deck_params(rng: np.random.Generator, chunky: bool = False,
 
 
 @functools.lru_cache(maxsize=None)
-def font_file(name: str) -> str:
-    """The path of the installed font file ``name`` (set-up installs them), or "" where there is none."""
+def _font_file(name: str) -> str:
     for d in FONT_DIRS:
         hits = sorted(d.rglob(name))
         if hits:
@@ -157,11 +156,11 @@ def find_font(spec_params: dict) -> str:
         # Type 1 fonts (.t1) don't load in FreeType via PIL everywhere: prefer OTF/TTF twins.
         if name.endswith(".t1"):
             for ext in (".otf", ".ttf"):
-                f = font_file(name[:-3] + ext)
+                f = _font_file(name[:-3] + ext)
                 if f:
                     return f
             continue
-        f = font_file(name)
+        f = _font_file(name)
         if f:
             return f
     raise FileNotFoundError("no usable font (install fonts-dejavu-core)")
@@ -352,7 +351,7 @@ PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
 def pip_style(p: dict) -> str:
     """The deck's suit drawing: ``font:<file>`` when it names a ``suit_font`` that is installed."""
     if p.get("suit_font"):
-        f = font_file(p["suit_font"])
+        f = _font_file(p["suit_font"])
         if f:
             return f"font:{f}"
     return p.get("pips", "classic")

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from vision.synth.procedural import font_file
+from vision.synth.procedural import find_font
 from vision.synth.surfaces import texture
 
 PX_PER_UNIT = 160
@@ -84,7 +84,7 @@ def _print_numerals(img: np.ndarray, rng: np.random.Generator, margin: float, ho
     card's index; the detector fires on it, and on real tables the board is often in the photo.
     """
     h, w = img.shape[:2]
-    path = font_file(str(rng.choice(BOARD_FONTS))) or font_file("DejaVuSans-Bold.ttf")
+    path = find_font({"font": str(rng.choice(BOARD_FONTS))})  # else the decks' fallback face
     font = ImageFont.truetype(path, max(6, int(h * rng.uniform(0.05, 0.11))))
     ink = (int(rng.integers(215, 250)),) * 3 if rng.random() < 0.4 else tuple(int(v) for v in rng.integers(10, 60, 3))
     # Numbered along each street (1-30 or 1-60 a row, or on through the next street), printed
