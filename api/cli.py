@@ -144,6 +144,12 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                    help="also read each unsure index on a crop grown by this margin a side (e.g. 0.4; measured, "
                         "off by default), or none for the tight crops only; for --models only (models/HISTORY.md, "
                         "Wider crops)")
+    p.add_argument("--white-balance", default=None, metavar="P",
+                   help="scale each channel so its P-th percentile is the cards' white (shipped: 99), or none to "
+                        "read photos as decoded; for --models only (models/HISTORY.md, Dim and warm light)")
+    p.add_argument("--light", default=None, choices=["dim", "warm", "dim-warm"],
+                   help="read each photo relit in memory: dim (x0.4, sensor noise), warm (tungsten, no white "
+                        "balance) or both (models/HISTORY.md, Dim and warm light)")
     p.add_argument("--as-shows", action="store_true",
                    help="read each photo of 4 or 5 cards in view as the count reads a show: told it holds that "
                         "many, a card short of the line makes up the number and the least sure of one card more "
@@ -181,6 +187,19 @@ def _margin(text: str) -> float | None:
     return margin
 
 
+def _percentile(text: str) -> float | None:
+    """``"99"`` -> 99.0, the percentile of each channel taken as the cards' white; ``"none"`` -> None (off)."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        q = float(text)
+    except ValueError:
+        q = -1.0
+    if not 50 <= q <= 100:
+        raise CliError(f"--white-balance {text!r}: give a percentile from 50 to 100, e.g. 99, or none")
+    return q
+
+
 def _run_eval(args: argparse.Namespace) -> int:
     import json
     import tempfile
@@ -188,6 +207,7 @@ def _run_eval(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
+    from vision.light import in_light
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
 
     config = RecognizerConfig()
@@ -195,6 +215,8 @@ def _run_eval(args: argparse.Namespace) -> int:
         config = replace(config, second_look_sizes=_sizes(args.second_looks))
     if args.wider_margin is not None:
         config = replace(config, wider_margin=_margin(args.wider_margin))
+    if args.white_balance is not None:
+        config = replace(config, white_percentile=_percentile(args.white_balance))
     config = with_second_looks(config, always=args.always_look_again, whole=args.whole_second_looks)
     recognizer = Recognizer(args.models or MODELS_DIR, config)
     other = Recognizer(args.against) if args.against else None
@@ -213,15 +235,18 @@ def _run_eval(args: argparse.Namespace) -> int:
                          load_labelled(render_held_out(Path(tmp), args.synth, args.seed))))
         figures = []
         for k, (name, photos) in enumerate(sets):
-            read = recognizer.recognize
+            read, theirs = recognizer.recognize, other.recognize if other is not None else None
+            if args.light:
+                read, name = in_light(read, args.light), f"{name}, in {args.light} light"
+                theirs = in_light(theirs, args.light) if theirs is not None else None
             if args.as_shows:
-                read, name = read_as_shows(recognizer.recognize, photos), f"{name}, read as shows"
+                read, name = read_as_shows(read, photos), f"{name}, read as shows"
             report = evaluate(photos, read, name)
             figures.append(report.as_dict())
             if not args.json:
                 print(report.table())
             if other is not None:
-                diff = compare(report, evaluate(photos, other.recognize, name), args.against)
+                diff = compare(report, evaluate(photos, theirs, name), args.against)
                 figures[-1]["against"] = diff.as_dict()
                 if not args.json:
                     print(diff.table())

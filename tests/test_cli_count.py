@@ -12,7 +12,7 @@ from api_support import FakeRecognizer, draw_table, load_samples, real_models_re
 import api.cli
 from scorer.cards import Card
 from vision.detections import Expected
-from api.cli import _margin, _sizes, main
+from api.cli import _margin, _percentile, _sizes, main
 
 
 @pytest.fixture
@@ -270,3 +270,13 @@ def test_wider_margin_none_is_the_tight_crops_only():
 def test_eval_refuses_a_wider_margin_that_is_not_a_fraction(capsys, margin):
     assert main(["eval", "sample_images", "--wider-margin", margin]) == 2
     assert "--wider-margin" in capsys.readouterr().err
+
+
+def test_white_balance_none_reads_photos_as_decoded():
+    assert _percentile("none") is None and _percentile("99") == 99.0
+
+
+@pytest.mark.parametrize("percentile", ["white", "", "20", "101"])
+def test_eval_refuses_a_white_balance_that_is_not_a_percentile(capsys, percentile):
+    assert main(["eval", "sample_images", "--white-balance", percentile]) == 2
+    assert "--white-balance" in capsys.readouterr().err

@@ -51,7 +51,7 @@ def make_12mp_jpeg(source: Path, out: Path, seed: int = 0) -> Path:
 def looks_taken(recognizer: Recognizer, data: bytes) -> int:
     """1 where the recognizer reads the photo ``data`` with its main look alone, else 1 + its second
     looks: a photo in doubt (:meth:`Recognizer.in_doubt`) takes about twice the detector's time."""
-    image = decode_photo(data, min_long_side=recognizer.config.min_long_side).image
+    image = recognizer.balanced(decode_photo(data, min_long_side=recognizer.config.min_long_side).image)
     others = recognizer.second_look_sizes(image)
     return 1 + len(others) if others and recognizer.in_doubt(recognizer.main_look(image)[2]) else 1
 
