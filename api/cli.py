@@ -174,30 +174,28 @@ def _sizes(text: str) -> tuple[int, ...]:
     return sizes
 
 
-def _margin(text: str) -> float | None:
-    """``"0.4"`` -> 0.4, the wider crop's margin a side as a fraction of the index box; ``"none"`` -> None (off)."""
+def _number_or_none(text: str, flag: str, low: float, high: float, what: str) -> float | None:
+    """``text`` as a number from ``low`` to ``high``, or ``None`` for ``"none"`` (the option off);
+    anything else is refused naming ``flag`` and ``what`` to give."""
     if text.strip().lower() == "none":
         return None
     try:
-        margin = float(text)
+        value = float(text)
     except ValueError:
-        margin = -1.0
-    if not 0 <= margin <= 2:
-        raise CliError(f"--wider-margin {text!r}: give a fraction of the index box from 0 to 2, e.g. 0.4, or none")
-    return margin
+        value = float("nan")
+    if not low <= value <= high:
+        raise CliError(f"{flag} {text!r}: give {what}, or none")
+    return value
+
+
+def _margin(text: str) -> float | None:
+    """``"0.4"`` -> 0.4, the wider crop's margin a side as a fraction of the index box; ``"none"`` -> None (off)."""
+    return _number_or_none(text, "--wider-margin", 0, 2, "a fraction of the index box from 0 to 2, e.g. 0.4")
 
 
 def _percentile(text: str) -> float | None:
     """``"99"`` -> 99.0, the percentile of each channel taken as the cards' white; ``"none"`` -> None (off)."""
-    if text.strip().lower() == "none":
-        return None
-    try:
-        q = float(text)
-    except ValueError:
-        q = -1.0
-    if not 50 <= q <= 100:
-        raise CliError(f"--white-balance {text!r}: give a percentile from 50 to 100, e.g. 99, or none")
-    return q
+    return _number_or_none(text, "--white-balance", 50, 100, "a percentile from 50 to 100, e.g. 99")
 
 
 def _run_eval(args: argparse.Namespace) -> int:
