@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from vision.detections import Detections, Expected
+from vision.image_io import ImageError
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,9 @@ def relit_jpeg(path: Path, light: str, quality: int = 92) -> bytes:
     its noise is drawn from the file's name, so every reading of it is the same photo."""
     img = cv2.imread(str(path))
     if img is None:
-        raise ValueError(f"{path}: not an image OpenCV can read")
+        raise ImageError(f"{path}: not an image OpenCV can read")
     rng = np.random.default_rng(zlib.crc32(path.name.encode()))
-    ok, data = cv2.imencode(".jpg", relit(img, LIGHTS[light], rng), [cv2.IMWRITE_JPEG_QUALITY, quality])
+    _, data = cv2.imencode(".jpg", relit(img, LIGHTS[light], rng), [cv2.IMWRITE_JPEG_QUALITY, quality])
     return data.tobytes()
 
 
