@@ -119,6 +119,8 @@ def _print_show(show, verdict) -> None:  # noqa: ANN001 - scorer types, imported
 
 @command
 def _register_eval(sub: argparse._SubParsersAction) -> None:
+    from vision.light import LIGHTS  # the lights --light offers, named once
+
     p = sub.add_parser("eval", help="measure the recognizer on labelled photos",
                        description="Per-card and whole-photo accuracy, false cards and confusions on "
                                    "labelled photo folders (images/ + cards.csv, or synth JSON labels).")
@@ -147,7 +149,7 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--white-balance", default=None, metavar="P",
                    help="scale each channel so its P-th percentile is the cards' white (shipped: 99), or none to "
                         "read photos as decoded; for --models only (models/HISTORY.md, Dim and warm light)")
-    p.add_argument("--light", default=None, choices=["dim", "warm", "dim-warm"],
+    p.add_argument("--light", default=None, choices=list(LIGHTS),
                    help="read each photo relit in memory: dim (x0.4, sensor noise), warm (tungsten, no white "
                         "balance) or both (models/HISTORY.md, Dim and warm light)")
     p.add_argument("--as-shows", action="store_true",
