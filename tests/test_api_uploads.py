@@ -41,6 +41,8 @@ def bad_upload(kind: str, nine_cards: bytes) -> bytes:
         return jpeg(np.zeros((6000, 10000), np.uint8), 50)
     if kind == "no cards":
         return jpeg(table)
+    if kind == "greyscale":
+        return jpeg(cv2.cvtColor(table, cv2.COLOR_BGR2GRAY))
     if kind == "9 cards":
         return nine_cards
     raise AssertionError(kind)
@@ -54,6 +56,7 @@ def bad_upload(kind: str, nine_cards: bytes) -> bytes:
     ("just over 20 MB", 413, "the limit is 20 MB"),
     ("60 MP", 422, "the image is 10000x6000 (60 megapixels); the limit is 50 megapixels"),
     ("no cards", 422, "no cards seen"),
+    ("greyscale", 422, "photo: the photo is greyscale: without colour hearts and diamonds cannot be told"),
     ("9 cards", 422, "9 cards seen (AH 6H 2H 7H 3H 8H 4H 9H 5H); a show is 4 cards and the starter, 5 in all"),
 ])
 def test_bad_upload_gets_a_reason_and_the_server_keeps_serving(server, kind, status, reason):

@@ -297,7 +297,7 @@ def test_a_scene_decoded_at_reduced_scale_is_mined_in_its_own_pixels(tmp_path):
     is no ``none``; one on the table is."""
     scenes = tmp_path / "scenes" / "yolo" / "images" / "train"
     scenes.mkdir(parents=True)
-    cv2.imwrite(str(scenes / "s.jpg"), np.full((2550, 3400, 3), 200, np.uint8))
+    cv2.imwrite(str(scenes / "s.jpg"), np.full((2550, 3400, 3), (210, 200, 190), np.uint8))
     label = {"image": "s.jpg", "split": "train", "cards": [
         {"card": "7H", "face_up": True, "corners": [[1000, 1000], [2000, 1000], [2000, 2400], [1000, 2400]],
          "indices": [{"box_xyxy": [1040, 1040, 1200, 1340]}, {"box_xyxy": [1800, 2060, 1960, 2360]}]}]}

@@ -9,7 +9,7 @@ __all__ = ["Detection", "Detections", "recognize"]
 
 
 def recognize(image):  # noqa: ANN001, ANN201 - keeps onnxruntime out of `import vision`
-    """Cards in a photo (path, bytes or BGR array) with the shipped models; see :mod:`vision.recognizer`."""
+    """Cards in a photo (path, bytes, BGR array or Pillow image) with the shipped models; see :mod:`vision.recognizer`."""
     from vision.recognizer import recognize as _recognize
 
     return _recognize(image)

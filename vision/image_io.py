@@ -107,16 +107,15 @@ _REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2
 def decode_photo(data: bytes, *, min_long_side: int = 1600) -> Photo:
     """Decode image bytes upright, at the smallest JPEG scale whose long side stays ≥ ``min_long_side``.
 
-    Raises :class:`ImageError` for empty, oversized, truncated or non-image data.
+    Raises :class:`ImageError` for empty, oversized, truncated, greyscale or non-image data.
     """
     if not data:
         raise ImageError("the file is empty")
     if len(data) > MAX_BYTES:
         raise ImageError(f"the file is {len(data) / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB")
     size = _header_size(data)
-    if size is not None and size[0] * size[1] > MAX_PIXELS:
-        raise ImageError(f"the image is {size[0]}x{size[1]} ({size[0] * size[1] / 1e6:.0f} megapixels); "
-                         f"the limit is {MAX_PIXELS // 1_000_000} megapixels")
+    if size is not None:
+        _check_pixels(*size)
     # Some phones append data after the end-of-image marker, so look near the end, not at it.
     if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-_TRAILER_BYTES:]:
         raise ImageError("the JPEG is truncated (no end-of-image marker)")
@@ -131,9 +130,31 @@ def decode_photo(data: bytes, *, min_long_side: int = 1600) -> Photo:
         raise ImageError("the file is not an image OpenCV can read (JPEG, PNG, WebP, ...)")
     if img.shape[0] * img.shape[1] * factor * factor > MAX_PIXELS:
         raise ImageError(f"the image has over {MAX_PIXELS // 1_000_000} megapixels")
-    img = _apply_orientation(img, exif_orientation(data))
+    img = _apply_orientation(_in_colour(img), exif_orientation(data))
     h, w = img.shape[:2]
     return Photo(image=img, scale=float(factor), original_size=(w * factor, h * factor))
+
+
+GREYSCALE = ("the photo is greyscale: without colour hearts and diamonds cannot be told from spades "
+             "and clubs; take it in colour")
+
+
+def _in_colour(img: np.ndarray) -> np.ndarray:
+    """``img``, or :class:`ImageError` when it holds no colour (its channels equal to within 1 at
+    every sampled pixel: a greyscale file, a phone's mono filter). Why: the models read a red 2♥ in a
+    grey photo as 2♠ at full confidence, a wrong count said surely; a colour photo, even of black
+    cards on a white table, always carries a little tint or sensor colour."""
+    sample = img[::7, ::7].astype(np.int16)
+    spread = np.maximum(np.abs(sample[..., 0] - sample[..., 1]), np.abs(sample[..., 1] - sample[..., 2]))
+    if spread.size and int(spread.max()) <= 1:
+        raise ImageError(GREYSCALE)
+    return img
+
+
+def _check_pixels(w: int, h: int) -> None:
+    if w * h > MAX_PIXELS:
+        raise ImageError(f"the image is {w}x{h} ({w * h / 1e6:.0f} megapixels); "
+                         f"the limit is {MAX_PIXELS // 1_000_000} megapixels")
 
 
 def read_photo(path: str | Path, **kwargs) -> Photo:
@@ -144,6 +165,62 @@ def read_photo(path: str | Path, **kwargs) -> Photo:
     if p.stat().st_size > MAX_BYTES:
         raise ImageError(f"{p}: {p.stat().st_size / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB")
     return decode_photo(p.read_bytes(), **kwargs)
+
+
+def photo_from_array(image: object, *, min_long_side: int = 1600) -> Photo:
+    """A photo handed over in memory, as :func:`decode_photo` would have decoded its file.
+
+    Takes a NumPy array in OpenCV's order (BGR, or BGRA with the alpha dropped) of 8-bit values,
+    16-bit values, or floats in 0..1 or 0..255, and a Pillow image (RGB or any colour mode Pillow
+    converts, EXIF orientation applied), read by duck typing so the runtime needs no Pillow. Why:
+    ``vision.recognize`` is called from other people's code, where an image is as often a Pillow
+    image or a BGRA array as a path, and those used to fail deep inside the models. A greyscale
+    image is refused, as a greyscale file is (:func:`decode_photo`).
+    A big array is shrunk by the same power of two a JPEG decode would use (area averaging, as
+    libjpeg's DCT scaling does), so a photo reads the same whichever way it comes in.
+
+    Raises :class:`ImageError` for anything that is not such an image.
+    """
+    if hasattr(image, "convert") and hasattr(image, "mode") and hasattr(image, "getexif"):
+        _check_pixels(*image.size)
+        orientation = int(image.getexif().get(0x0112, 1) or 1)
+        arr = np.asarray(image.convert("RGB"))
+        img = _apply_orientation(_in_colour(cv2.cvtColor(arr, cv2.COLOR_RGB2BGR)), orientation)
+    elif isinstance(image, np.ndarray):
+        img = _as_bgr8(image)
+    else:
+        raise ImageError(f"not a photo: expected a path, encoded bytes, a BGR array or a Pillow image, "
+                         f"not {type(image).__name__}")
+    h, w = img.shape[:2]
+    factor = 1
+    while factor < 8 and max(w, h) // (factor * 2) >= min_long_side:
+        factor *= 2
+    if factor > 1:
+        img = cv2.resize(img, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+    return Photo(image=np.ascontiguousarray(img), scale=float(factor), original_size=(w, h))
+
+
+def _as_bgr8(arr: np.ndarray) -> np.ndarray:
+    """A BGR uint8 image from an array of the kinds :func:`photo_from_array` takes."""
+    if arr.ndim == 2 or (arr.ndim == 3 and arr.shape[2] == 1):
+        raise ImageError(GREYSCALE)
+    if arr.ndim != 3 or arr.shape[2] not in (3, 4):
+        raise ImageError(f"an image array is height x width x 3 (BGR) or 4 (BGRA), not shape {arr.shape}")
+    if arr.shape[0] < 1 or arr.shape[1] < 1:
+        raise ImageError(f"the image array is empty (shape {arr.shape})")
+    _check_pixels(arr.shape[1], arr.shape[0])
+    if arr.dtype == np.uint16:
+        arr = (arr >> 8).astype(np.uint8)
+    elif arr.dtype.kind == "f":
+        if not np.isfinite(arr).all():
+            raise ImageError("the image array holds NaN or infinite values")
+        arr = arr * 255.0 if arr.max(initial=0) <= 1.0 else arr
+        arr = np.clip(arr, 0, 255).astype(np.uint8)
+    elif arr.dtype.kind in "iu" and arr.dtype != np.uint8:
+        arr = np.clip(arr, 0, 255).astype(np.uint8)
+    elif arr.dtype != np.uint8:
+        raise ImageError(f"an image array holds numbers (uint8, uint16 or float), not {arr.dtype}")
+    return _in_colour(arr[:, :, :3] if arr.shape[2] == 4 else arr)
 
 
 def channel_percentiles(img: np.ndarray, q: float, step: int = 4) -> np.ndarray:

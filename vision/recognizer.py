@@ -18,6 +18,7 @@ import math
 import os
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from os import PathLike
 from pathlib import Path
 
 import cv2
@@ -25,7 +26,7 @@ import numpy as np
 
 from scorer.cards import Card
 from vision.detections import Detections, Expected, box_iou, box_overlaps
-from vision.image_io import Photo, decode_photo, read_photo, white_balanced
+from vision.image_io import Photo, decode_photo, photo_from_array, read_photo, white_balanced
 
 MODELS_DIR = Path(os.environ.get("CRIBCOUNT_MODELS", Path(__file__).resolve().parent.parent / "models"))
 NONE_CLASS = "none"
@@ -656,15 +657,15 @@ class Recognizer:
         return cards.with_(xyxy=cards.xyxy * s, quad=cards.quad * s, indices=tuple(i * s for i in cards.indices))
 
     def recognize(self, image: str | Path | bytes | np.ndarray, expected: Expected | None = None) -> Detections:
-        """Cards in a photo given as a path, encoded bytes, or a BGR array (``expected``: see
-        :meth:`recognize_photo`)."""
-        if isinstance(image, np.ndarray):
-            h, w = image.shape[:2]
-            photo = Photo(image=image, scale=1.0, original_size=(w, h))
-        elif isinstance(image, (bytes, bytearray)):
-            photo = decode_photo(bytes(image), min_long_side=self.config.min_long_side)
+        """Cards in a photo given as a path, encoded bytes, a BGR array or a Pillow image
+        (``expected``: see :meth:`recognize_photo`)."""
+        size = self.config.min_long_side
+        if isinstance(image, (bytes, bytearray)):
+            photo = decode_photo(bytes(image), min_long_side=size)
+        elif isinstance(image, (str, PathLike)):
+            photo = read_photo(image, min_long_side=size)
         else:
-            photo = read_photo(image, min_long_side=self.config.min_long_side)
+            photo = photo_from_array(image, min_long_side=size)
         return self.recognize_photo(photo, expected)
 
 
@@ -675,5 +676,5 @@ def default_recognizer() -> Recognizer:
 
 
 def recognize(image: str | Path | bytes | np.ndarray) -> Detections:
-    """Cards in a photo (path, bytes or BGR array) with the shipped models: a sequence of ``Detection``."""
+    """Cards in a photo (path, bytes, BGR array or Pillow image) with the shipped models: a sequence of ``Detection``."""
     return default_recognizer().recognize(image)
