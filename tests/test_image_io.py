@@ -48,6 +48,7 @@ def test_big_jpeg_decodes_at_reduced_scale():
     (b"hello, this is text", "not an image"),
     (jpeg(200, 100)[:-400], "truncated"),
     (b"\xff\xd8" + b"\x00" * (21 * 1024 * 1024), "limit is 20 MB"),
+    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64, "HEIC/HEIF .* export it as JPEG"),
 ])
 def test_bad_files_get_a_reason(data, reason):
     with pytest.raises(ImageError, match=reason):

@@ -52,8 +52,7 @@ def looks_taken(recognizer: Recognizer, data: bytes) -> int:
     """1 where the recognizer reads the photo ``data`` with its main look alone, else 1 + its second
     looks: a photo in doubt (:meth:`Recognizer.in_doubt`) takes about twice the detector's time."""
     image = recognizer.balanced(decode_photo(data, min_long_side=recognizer.config.min_long_side).image)
-    others = recognizer.second_look_sizes(image)
-    return 1 + len(others) if others and recognizer.in_doubt(recognizer.main_look(image)[2]) else 1
+    return 1 + len(recognizer.second_looks_for(image, recognizer.main_look(image)[2]))
 
 
 def percentile(values: list[float], q: float) -> float:

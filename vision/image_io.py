@@ -101,6 +101,9 @@ def _header_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+_HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1", b"avif"}
+"""ISO media brands of HEIF/AVIF stills: OpenCV's wheels decode neither, so say what to send instead."""
+
 _REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
@@ -127,6 +130,10 @@ def decode_photo(data: bytes, *, min_long_side: int = 1600) -> Photo:
     flag = _REDUCED.get(factor, cv2.IMREAD_COLOR) | cv2.IMREAD_IGNORE_ORIENTATION
     img = cv2.imdecode(arr, flag)
     if img is None:
+        if data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
+            raise ImageError("the photo is HEIC/HEIF (an iPhone's own format), which this reader cannot "
+                             "decode: share or export it as JPEG (iPhone: Settings > Camera > Formats > "
+                             "Most Compatible)")
         raise ImageError("the file is not an image OpenCV can read (JPEG, PNG, WebP, ...)")
     if img.shape[0] * img.shape[1] * factor * factor > MAX_PIXELS:
         raise ImageError(f"the image has over {MAX_PIXELS // 1_000_000} megapixels")

@@ -557,6 +557,13 @@ class Recognizer:
         probs = self.classify(img, main)
         return main, probs, self.merge_by_card(main, probs)
 
+    def second_looks_for(self, img: np.ndarray, cards: Detections) -> list[int]:
+        """The sizes the detector looks at ``img`` again at, given the main look's ``cards``: none
+        unless they leave doubt (:meth:`in_doubt`). One rule for the reading and the benchmark's
+        count of looks (:func:`vision.bench.looks_taken`)."""
+        sizes = self.second_look_sizes(img)
+        return sizes if sizes and self.in_doubt(cards) else []
+
     def in_doubt(self, cards: Detections) -> bool:
         """Whether the main look's cards call for a second look (:attr:`RecognizerConfig.second_look_below`)."""
         cfg = self.config
@@ -630,7 +637,7 @@ class Recognizer:
         img, cfg = self.balanced(photo.image), self.config
         main, main_probs, cards = self.main_look(img)
         boxes, probs = main, main_probs
-        looked_again = bool(self.second_look_sizes(img)) and self.in_doubt(cards)
+        looked_again = bool(self.second_looks_for(img, cards))
         if looked_again:
             maybe_card = main_probs[:, self.none_classes].max(axis=1, initial=0) < cfg.second_reading_below
             sure = main_probs.max(axis=1) >= cfg.second_reading_below
