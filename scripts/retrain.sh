@@ -43,6 +43,13 @@ mkdir -p data/logs runs/export
 
 step() { echo; echo "== $*"; }
 
+# RETRAIN_TINY=1 runs every step at a few scenes and one epoch: minutes, not hours, to prove the
+# chain of commands still runs end to end (scripts/retrain_smoke.sh runs it in a scratch clone).
+# Its models are not models; only the commands are being checked.
+TINY=${RETRAIN_TINY:-0}
+scenes() { if [ "$TINY" = 1 ]; then echo "$2"; else echo "$1"; fi; }  # scenes FULL TINY
+epochs() { if [ "$TINY" = 1 ]; then echo 1; else echo "$1"; fi; }
+
 # models_dir DIR DETECTOR CLASSIFIER [CLASSIFIER2 [CLASSIFIER3]]: a models folder for the harvesters
 # (or models/ itself, to ship), from the exports in runs/export (each .onnx with its .json sidecar).
 models_dir() {
@@ -66,17 +73,17 @@ OLD_DECKS=$($PY -c "import sys; from vision.synth.decks import all_decks; new = 
 step "1. synthetic scenes"
 # A render counts as done once its yolo/data.yaml is written (the last thing a render writes): an
 # interrupted one runs again from the start and draws the same scenes (each is seeded by its number).
-[ -f data/det/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det --n 4000 --seed 11 --size 640 --decks "$OLD_DECKS"
-[ -f data/hires/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/hires --n 1200 --seed 23 --size 1000:2600 --decks "$OLD_DECKS"
+[ -f data/det/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det --n $(scenes 4000 24) --seed 11 --size 640 --decks "$OLD_DECKS"
+[ -f data/hires/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/hires --n $(scenes 1200 24) --seed 23 --size 1000:2600 --decks "$OLD_DECKS"
 $PY -m vision.cls_data --out data/clsall det=data/det/cls hires=data/hires/cls:2
 
 step "2. detector"
 [ -f runs/export/detector.onnx ] || $PY -m vision.train_detector --data data/det/yolo/data.yaml \
-    --epochs 16 --imgsz 480 --name det480 --resume --export-to runs/export/detector.onnx
+    --epochs $(epochs 16) --imgsz 480 --name det480 --resume --export-to runs/export/detector.onnx
 
 step "3. classifier on synthetic crops"
 [ -f runs/export/classifier.onnx ] || $PY -m vision.train_classifier --data data/clsall \
-    --epochs 12 --imgsz 64 --batch 128 --name cls64 --resume --export-to runs/export/classifier.onnx
+    --epochs $(epochs 12) --imgsz 64 --batch 128 --name cls64 --resume --export-to runs/export/classifier.onnx
 
 step "4. real index crops (poker-cards-4-train; never poker-cards-4)"
 if [ ! -d data/realcls/train ]; then
@@ -87,7 +94,7 @@ $PY -m vision.cls_data --out data/clsft det=data/det/cls hires=data/hires/cls:2 
 
 step "5. classifier fine-tuned on synthetic + real crops"
 [ -f runs/export/classifier-ft.onnx ] || $PY -m vision.train_classifier --data data/clsft \
-    --epochs 4 --imgsz 64 --batch 128 --lr0 0.0005 --name cls64ft --resume \
+    --epochs $(epochs 4) --imgsz 64 --batch 128 --lr0 0.0005 --name cls64ft --resume \
     --init runs/cls64/weights/best.pt --export-to runs/export/classifier-ft.onnx
 
 step "6. real crops with the round-1 models, second fine-tune"
@@ -98,27 +105,27 @@ if [ ! -d data/realcls2/train ]; then
 fi
 $PY -m vision.cls_data --out data/clsft2 det=data/det/cls hires=data/hires/cls:2 real=data/realcls2:3
 [ -f runs/export/classifier-ft2.onnx ] || $PY -m vision.train_classifier --data data/clsft2 \
-    --epochs 10 --imgsz 64 --batch 128 --lr0 0.0008 --name cls64ft2 --resume \
+    --epochs $(epochs 10) --imgsz 64 --batch 128 --lr0 0.0008 --name cls64ft2 --resume \
     --init runs/cls64ft/weights/best.pt --export-to runs/export/classifier-ft2.onnx
 
 step "7. classifier at 96 px"
 [ -f runs/export/classifier-96.onnx ] || $PY -m vision.train_classifier --data data/clsft2 \
-    --epochs 4 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.5 --name cls96ft --resume \
+    --epochs $(epochs 4) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.5 --name cls96ft --resume \
     --init runs/cls64ft2/weights/best.pt --export-to runs/export/classifier-96.onnx
 
 step "8. font-suit decks, more phone-size scenes, a second 96 px classifier"
-[ -f data/det2/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det2 --n 1500 --seed 37 --size 640 --decks "$NEW_DECKS"
-[ -f data/hires3/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/hires3 --n 1000 --seed 41 --size 1000:2600 --decks "$NEW_DECKS"
-[ -f data/hires2/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/hires2 --n 367 --seed 31 --size 1000:2600 --split train --decks "$OLD_DECKS"
+[ -f data/det2/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det2 --n $(scenes 1500 24) --seed 37 --size 640 --decks "$NEW_DECKS"
+[ -f data/hires3/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/hires3 --n $(scenes 1000 24) --seed 41 --size 1000:2600 --decks "$NEW_DECKS"
+[ -f data/hires2/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/hires2 --n $(scenes 367 12) --seed 31 --size 1000:2600 --split train --decks "$OLD_DECKS"
 $PY -m vision.cls_data --out data/clsft3 det=data/det/cls det2=data/det2/cls hires=data/hires/cls:2 \
     hires2=data/hires2/cls:2 hires3=data/hires3/cls:2 real=data/realcls2:3
 [ -f runs/export/classifier-96mix.onnx ] || $PY -m vision.train_classifier --data data/clsft3 \
-    --epochs 3 --imgsz 96 --batch 128 --lr0 0.0008 --warmup-epochs 0.5 --name cls96mix --resume \
+    --epochs $(epochs 3) --imgsz 96 --batch 128 --lr0 0.0008 --warmup-epochs 0.5 --name cls96mix --resume \
     --init runs/cls64ft2/weights/best.pt --export-to runs/export/classifier-96mix.onnx
 
 step "9. detector fine-tune"
 [ -f runs/export/detector-ft.onnx ] || $PY -m vision.train_detector --data data/det/yolo/data.yaml \
-    --epochs 6 --imgsz 480 --lr0 0.001 --warmup-epochs 0.5 --name det480ft --resume \
+    --epochs $(epochs 6) --imgsz 480 --lr0 0.001 --warmup-epochs 0.5 --name det480ft --resume \
     --init runs/det480/weights/best.pt --export-to runs/export/detector-ft.onnx
 
 step "10. real photos as detector scenes, detector fine-tuned on a mix"
@@ -127,7 +134,7 @@ models_dir runs/round2 detector-ft classifier-96 classifier-96mix
     --out data/realdet --models runs/round2
 $PY -m vision.det_data --out data/detmix data/det/yolo@1200/150 data/det2/yolo@1200/100 'data/realdet*4'
 [ -f runs/export/detector-mix.onnx ] || $PY -m vision.train_detector --data data/detmix/data.yaml \
-    --epochs 5 --imgsz 480 --lr0 0.001 --warmup-epochs 0.3 --name det480mix --resume \
+    --epochs $(epochs 5) --imgsz 480 --lr0 0.001 --warmup-epochs 0.3 --name det480mix --resume \
     --init runs/det480ft/weights/best.pt --export-to runs/export/detector-mix.onnx
 
 step "11. randomized decks: a 96 px classifier fine-tuned on 160 generated designs"
@@ -137,55 +144,55 @@ deck_list() { $PY -c "from vision.synth import procedural as p; print(','.join(d
 RAND_DECKS=$(deck_list RANDOM_PLAIN_DECKS)
 CHUNKY_DECKS=$(deck_list RANDOM_CHUNKY_DECKS)
 ALL_TRAIN_DECKS=$($PY -c "from vision.synth.decks import deck_names; print(','.join(n for n in deck_names('train') if not n.startswith('proc-rand-')))")
-[ -f data/rp/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp --n 2400 --seed 301 --split train --size 800:2200 --decks "$RAND_DECKS"
-[ -f data/rp2/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp2 --n 2400 --seed 304 --split train --size 800:2200 --decks "$RAND_DECKS"
-[ -f data/rpv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpv --n 200 --seed 303 --split val --size 800:2200 --decks "$RAND_DECKS"
-[ -f data/old/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/old --n 1000 --seed 302 --split train --size 800:2200 --decks "$ALL_TRAIN_DECKS"
+[ -f data/rp/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp --n $(scenes 2400 12) --seed 301 --split train --size 800:2200 --decks "$RAND_DECKS"
+[ -f data/rp2/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp2 --n $(scenes 2400 12) --seed 304 --split train --size 800:2200 --decks "$RAND_DECKS"
+[ -f data/rpv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpv --n $(scenes 200 6) --seed 303 --split val --size 800:2200 --decks "$RAND_DECKS"
+[ -f data/old/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/old --n $(scenes 1000 12) --seed 302 --split train --size 800:2200 --decks "$ALL_TRAIN_DECKS"
 [ -d data/realcls3/train ] || $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls3 \
     --models runs/round3 --copies 2 --index-confidence 0.1
 mkdir -p data/rpv/cls/train  # a val-only crop set
 $PY -m vision.cls_data --out data/clsrp rp=data/rp/cls rp2=data/rp2/cls rpv=data/rpv/cls old=data/old/cls real=data/realcls3:2
 [ -f runs/export/classifier-rand.onnx ] || $PY -m vision.train_classifier --data data/clsrp \
-    --epochs 3 --imgsz 96 --batch 128 --lr0 0.0008 --warmup-epochs 0.3 --seed 1 --name cls96rand2 --resume \
+    --epochs $(epochs 3) --imgsz 96 --batch 128 --lr0 0.0008 --warmup-epochs 0.3 --seed 1 --name cls96rand2 --resume \
     --init runs/export/classifier-96mix.onnx --export-to runs/export/classifier-rand.onnx
 # then the chunky-club designs, 2 more epochs: models/classifier.onnx
-[ -f data/rp3/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp3 --n 1600 --seed 305 --split train --size 800:2200 --decks "$CHUNKY_DECKS"
-[ -f data/rp3v/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp3v --n 100 --seed 306 --split val --size 800:2200 --decks "$CHUNKY_DECKS"
+[ -f data/rp3/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp3 --n $(scenes 1600 12) --seed 305 --split train --size 800:2200 --decks "$CHUNKY_DECKS"
+[ -f data/rp3v/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp3v --n $(scenes 100 6) --seed 306 --split val --size 800:2200 --decks "$CHUNKY_DECKS"
 mkdir -p data/rp3v/cls/train
 $PY -m vision.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=data/rp/cls rpv=data/rpv/cls \
     old=data/old/cls real=data/realcls3:2
 [ -f runs/export/classifier-chunky.onnx ] || $PY -m vision.train_classifier --data data/clsrp3 \
-    --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 2 --name cls96chunky --resume \
+    --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 2 --name cls96chunky --resume \
     --init runs/cls96rand2/weights/best.pt --export-to runs/export/classifier-chunky.onnx
 
 step "12. the randomized decks at low resolution too: two more fine-tunes, step 13's start and the second classifier before step 14"
 # Step 11's scenes were 800-2200 px: these reach down to 600 px, where held-out renders put
 # an index in 15 px. The chunky-club designs go in with the others.
 ALL_RAND_DECKS="$RAND_DECKS,$CHUNKY_DECKS"
-[ -f data/rpA/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpA --n 2400 --seed 307 --split train --size 600:2000 --decks "$ALL_RAND_DECKS"
-[ -f data/oldA/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/oldA --n 800 --seed 308 --split train --size 600:2000 --decks "$ALL_TRAIN_DECKS"
-[ -f data/rpAv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpAv --n 200 --seed 309 --split val --size 600:2000 --decks "$ALL_RAND_DECKS"
+[ -f data/rpA/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpA --n $(scenes 2400 12) --seed 307 --split train --size 600:2000 --decks "$ALL_RAND_DECKS"
+[ -f data/oldA/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/oldA --n $(scenes 800 12) --seed 308 --split train --size 600:2000 --decks "$ALL_TRAIN_DECKS"
+[ -f data/rpAv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpAv --n $(scenes 200 6) --seed 309 --split val --size 600:2000 --decks "$ALL_RAND_DECKS"
 mkdir -p data/rpAv/cls/train
 $PY -m vision.cls_data --out data/clsA2 rpA=data/rpA/cls rpAv=data/rpAv/cls oldA=data/oldA/cls rp3=data/rp3/cls \
     rp3v=data/rp3v/cls real=data/realcls3:2
 # Two runs on the same crops from two starting points (the two run side by side on two cores).
 [ -f runs/export/classifier-96lo.onnx ] || $PY -m vision.train_classifier --data data/clsA2 \
-    --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 3 --name cls96lo --resume \
+    --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 3 --name cls96lo --resume \
     --init runs/cls96chunky/weights/best.pt --export-to runs/export/classifier-96lo.onnx
 [ -f runs/export/classifier-96lo2.onnx ] || $PY -m vision.train_classifier --data data/clsA2 \
-    --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 4 --name cls96lo2 --resume \
+    --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 4 --name cls96lo2 --resume \
     --init runs/cls96rand2/weights/best.pt --export-to runs/export/classifier-96lo2.onnx
 
 step "13. four fine-tunes of step 12's first classifier, their soup, and the soup fine-tuned once more: models/classifier.onnx"
 # 120 designs whose suit may stand beside the rank (as gnome-plastic's does), "none" crops at the
 # corners of card backs, and the glyph warp: each one fine-tune of cls96lo, 2 epochs, seed 6.
 SIDE_DECKS=$(deck_list RANDOM_SIDE_DECKS)
-[ -f data/rpS/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpS --n 2400 --seed 310 --split train --size 600:2000 --decks "$SIDE_DECKS"
-[ -f data/rpSv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpSv --n 150 --seed 311 --split val --size 600:2000 --decks "$SIDE_DECKS"
+[ -f data/rpS/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpS --n $(scenes 2400 12) --seed 310 --split train --size 600:2000 --decks "$SIDE_DECKS"
+[ -f data/rpSv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpSv --n $(scenes 150 6) --seed 311 --split val --size 600:2000 --decks "$SIDE_DECKS"
 mkdir -p data/rpSv/cls/train
-for scenes in rpA rpAv oldA rp3 rp3v rpS rpSv; do
-    [ -d "data/backs_$scenes" ] || .venv/bin/cribcount synth --out "data/backs_$scenes" --back-corners-of "data/$scenes"
-    mkdir -p "data/backs_$scenes/train" "data/backs_$scenes/val"
+for name in rpA rpAv oldA rp3 rp3v rpS rpSv; do
+    [ -d "data/backs_$name" ] || .venv/bin/cribcount synth --out "data/backs_$name" --back-corners-of "data/$name"
+    mkdir -p "data/backs_$name/train" "data/backs_$name/val"
 done
 A2="rpA=data/rpA/cls rpAv=data/rpAv/cls oldA=data/oldA/cls rp3=data/rp3/cls rp3v=data/rp3v/cls real=data/realcls3:2"
 BACKS="bA=data/backs_rpA bAv=data/backs_rpAv bO=data/backs_oldA b3=data/backs_rp3 b3v=data/backs_rp3v"
@@ -194,7 +201,7 @@ $PY -m vision.cls_data --out data/clsSB $A2 rpS=data/rpS/cls rpSv=data/rpSv/cls 
 $PY -m vision.cls_data --out data/clsAB $A2 $BACKS
 ingredient() {  # NAME DATA [--glyph-aug]
     [ -f "runs/export/classifier-96$1.onnx" ] || $PY -m vision.train_classifier --data "data/$2" "${@:3}" \
-        --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 6 --name "cls96$1" --resume \
+        --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 6 --name "cls96$1" --resume \
         --init runs/cls96lo/weights/best.pt --export-to "runs/export/classifier-96$1.onnx"
 }
 ingredient side clsS
@@ -211,7 +218,7 @@ models_dir runs/round4 detector-mix classifier-96lo classifier-96lo2 classifier-
     --models runs/round4 --copies 0 --middle-none 4 --index-confidence 0.1 --seed 19
 $PY -m vision.cls_data --out data/clsABN ab=data/clsAB mid=data/realmid
 [ -f runs/export/classifier-96L4N.onnx ] || $PY -m vision.train_classifier --data data/clsABN \
-    --epochs 1 --imgsz 96 --batch 128 --lr0 0.0002 --warmup-epochs 0.1 --seed 19 --name cls96L4N --resume \
+    --epochs $(epochs 1) --imgsz 96 --batch 128 --lr0 0.0002 --warmup-epochs 0.1 --seed 19 --name cls96L4N --resume \
     --init runs/soup/L4.pt --export-to runs/export/classifier-96L4N.onnx
 
 step "14. a wider second opinion, from scratch: models/classifier2.onnx"
@@ -222,7 +229,7 @@ models_dir runs/round5 detector-mix classifier-96L4N classifier-96lo2 classifier
     --out data/detboxM --models runs/round5 --cards --per-scene 3 --seed 911
 $PY -m vision.cls_data --out data/clsMD $A2 $BACKS mid=data/realmid db=data/detboxM
 [ -f runs/export/classifier-96W7.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
-    --epochs 7 --imgsz 96 --batch 128 --lr0 0.002 --depth 0.5 --width 0.375 --seed 52 --name cls96W7 --resume \
+    --epochs $(epochs 7) --imgsz 96 --batch 128 --lr0 0.002 --depth 0.5 --width 0.375 --seed 52 --name cls96W7 --resume \
     --export-to runs/export/classifier-96W7.onnx
 
 step "15. cards as printed: the detector fine-tuned once more, the first two classifiers in three rounds"
@@ -231,33 +238,33 @@ step "15. cards as printed: the detector fine-tuned once more, the first two cla
 # fine-tuned on their own data mirrored back (scripts/unmirror_data.py, which the fixed engine's
 # renders do not need: here every scene above is already drawn as printed). The detector's mix:
 # phone-size and 640 px renders of the training decks and the real scenes labelled again.
-[ -f data/det608/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det608 --n 1200 --seed 901 --split train --size 1216:2400 --no-crops
-[ -f data/det608v/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det608v --n 100 --seed 902 --split val --size 1216:2400 --no-crops
-[ -f data/det640/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det640 --n 600 --seed 903 --split train --size 640 --no-crops
+[ -f data/det608/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det608 --n $(scenes 1200 12) --seed 901 --split train --size 1216:2400 --no-crops
+[ -f data/det608v/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det608v --n $(scenes 100 6) --seed 902 --split val --size 1216:2400 --no-crops
+[ -f data/det640/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det640 --n $(scenes 600 12) --seed 903 --split train --size 640 --no-crops
 [ -d data/realdetS/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
     --out data/realdetS --models runs/round5
 $PY -m vision.det_data --out data/detU data/det608/yolo@1200/0 data/det608v/yolo@0/100 data/det640/yolo@600/80 'data/realdetS*3'
 [ -f runs/export/detector-U.onnx ] || $PY -m vision.train_detector --data data/detU/data.yaml \
-    --epochs 2 --imgsz 480 --depth 0.33 --width 0.125 --lr0 0.001 --warmup-epochs 0.3 --seed 64 --name det480U \
+    --epochs $(epochs 2) --imgsz 480 --depth 0.33 --width 0.125 --lr0 0.001 --warmup-epochs 0.3 --seed 64 --name det480U \
     --resume --init runs/export/detector-mix.onnx --export-to runs/export/detector-U.onnx
 [ -f runs/export/classifier-96U0.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
-    --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 61 --name cls96U0 --resume \
+    --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 61 --name cls96U0 --resume \
     --init runs/export/classifier-96L4N.onnx --export-to runs/export/classifier-96U0.onnx
 [ -f runs/export/classifier-96U0b.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
-    --epochs 2 --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --seed 65 --name cls96U0b --resume \
+    --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --seed 65 --name cls96U0b --resume \
     --init runs/cls96U0/weights/last.pt --export-to runs/export/classifier-96U0b.onnx
 [ -f runs/export/classifier-96UW.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
-    --epochs 2 --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --depth 0.5 --width 0.375 --seed 62 \
+    --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --depth 0.5 --width 0.375 --seed 62 \
     --name cls96UW --resume --init runs/export/classifier-96W7.onnx --export-to runs/export/classifier-96UW.onnx
 [ -f runs/export/classifier-96UWb.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
-    --epochs 1 --imgsz 96 --batch 128 --lr0 0.0002 --warmup-epochs 0.1 --depth 0.5 --width 0.375 --seed 67 \
+    --epochs $(epochs 1) --imgsz 96 --batch 128 --lr0 0.0002 --warmup-epochs 0.1 --depth 0.5 --width 0.375 --seed 67 \
     --name cls96UWb --resume --init runs/cls96UW/weights/last.pt --export-to runs/export/classifier-96UWb.onnx
 # One more round of each at a lower rate: the two the release after shipped.
 [ -f runs/export/classifier-96U0c.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
-    --epochs 4 --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --seed 68 --name cls96U0c --resume \
+    --epochs $(epochs 4) --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --seed 68 --name cls96U0c --resume \
     --init runs/cls96U0b/weights/last.pt --export-to runs/export/classifier-96U0c.onnx
 [ -f runs/export/classifier-96UWc.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
-    --epochs 3 --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --depth 0.5 --width 0.375 --seed 69 \
+    --epochs $(epochs 3) --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --depth 0.5 --width 0.375 --seed 69 \
     --name cls96UWc --resume --init runs/cls96UWb/weights/last.pt --export-to runs/export/classifier-96UWc.onnx
 
 step "16. ship"
