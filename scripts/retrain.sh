@@ -49,6 +49,9 @@ step() { echo; echo "== $*"; }
 TINY=${RETRAIN_TINY:-0}
 scenes() { if [ "$TINY" = 1 ]; then echo "$2"; else echo "$1"; fi; }  # scenes FULL TINY
 epochs() { if [ "$TINY" = 1 ]; then echo 1; else echo "$1"; fi; }
+# The harvests (real crops and scenes, mined crops) vouch for what they keep with the models so far;
+# one-epoch models vouch for nothing, so at tiny scale they harvest with the shipped models instead.
+harvester() { if [ "$TINY" = 1 ]; then echo models; else echo "$1"; fi; }
 
 # models_dir DIR DETECTOR CLASSIFIER [CLASSIFIER2 [CLASSIFIER3]]: a models folder for the harvesters
 # (or models/ itself, to ship), from the exports in runs/export (each .onnx with its .json sidecar).
@@ -88,7 +91,7 @@ step "3. classifier on synthetic crops"
 step "4. real index crops (poker-cards-4-train; never poker-cards-4)"
 if [ ! -d data/realcls/train ]; then
     $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls \
-        --models runs/export --copies 2 --index-confidence 0.25
+        --models "$(harvester runs/export)" --copies 2 --index-confidence 0.25
 fi
 $PY -m vision.cls_data --out data/clsft det=data/det/cls hires=data/hires/cls:2 real=data/realcls:3
 
@@ -101,7 +104,7 @@ step "6. real crops with the round-1 models, second fine-tune"
 models_dir runs/round1 detector classifier-ft
 if [ ! -d data/realcls2/train ]; then
     $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls2 \
-        --models runs/round1 --copies 2 --index-confidence 0.1
+        --models "$(harvester runs/round1)" --copies 2 --index-confidence 0.1
 fi
 $PY -m vision.cls_data --out data/clsft2 det=data/det/cls hires=data/hires/cls:2 real=data/realcls2:3
 [ -f runs/export/classifier-ft2.onnx ] || $PY -m vision.train_classifier --data data/clsft2 \
@@ -131,7 +134,7 @@ step "9. detector fine-tune"
 step "10. real photos as detector scenes, detector fine-tuned on a mix"
 models_dir runs/round2 detector-ft classifier-96 classifier-96mix
 [ -d data/realdet/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
-    --out data/realdet --models runs/round2
+    --out data/realdet --models "$(harvester runs/round2)"
 $PY -m vision.det_data --out data/detmix data/det/yolo@1200/150 data/det2/yolo@1200/100 'data/realdet*4'
 [ -f runs/export/detector-mix.onnx ] || $PY -m vision.train_detector --data data/detmix/data.yaml \
     --epochs $(epochs 5) --imgsz 480 --lr0 0.001 --warmup-epochs 0.3 --name det480mix --resume \
@@ -149,7 +152,7 @@ ALL_TRAIN_DECKS=$($PY -c "from vision.synth.decks import deck_names; print(','.j
 [ -f data/rpv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpv --n $(scenes 200 6) --seed 303 --split val --size 800:2200 --decks "$RAND_DECKS"
 [ -f data/old/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/old --n $(scenes 1000 12) --seed 302 --split train --size 800:2200 --decks "$ALL_TRAIN_DECKS"
 [ -d data/realcls3/train ] || $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls3 \
-    --models runs/round3 --copies 2 --index-confidence 0.1
+    --models "$(harvester runs/round3)" --copies 2 --index-confidence 0.1
 mkdir -p data/rpv/cls/train  # a val-only crop set
 $PY -m vision.cls_data --out data/clsrp rp=data/rp/cls rp2=data/rp2/cls rpv=data/rpv/cls old=data/old/cls real=data/realcls3:2
 [ -f runs/export/classifier-rand.onnx ] || $PY -m vision.train_classifier --data data/clsrp \
@@ -215,7 +218,7 @@ mkdir -p runs/soup
 # the models of steps 10-12 (shipped before this step); then one epoch of the soup at a low rate.
 models_dir runs/round4 detector-mix classifier-96lo classifier-96lo2 classifier-96mix
 [ -d data/realmid/train ] || $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realmid \
-    --models runs/round4 --copies 0 --middle-none 4 --index-confidence 0.1 --seed 19
+    --models "$(harvester runs/round4)" --copies 0 --middle-none 4 --index-confidence 0.1 --seed 19
 $PY -m vision.cls_data --out data/clsABN ab=data/clsAB mid=data/realmid
 [ -f runs/export/classifier-96L4N.onnx ] || $PY -m vision.train_classifier --data data/clsABN \
     --epochs $(epochs 1) --imgsz 96 --batch 128 --lr0 0.0002 --warmup-epochs 0.1 --seed 19 --name cls96L4N --resume \
@@ -226,7 +229,7 @@ step "14. a wider second opinion, from scratch: models/classifier2.onnx"
 # shifted boxes, as the classifier meets them at run time), harvested with step 13's models.
 models_dir runs/round5 detector-mix classifier-96L4N classifier-96lo2 classifier-96mix
 [ -d data/detboxM/train ] || $PY -m vision.mined_crops --scenes data/rpA data/rpAv data/oldA data/rp3 data/rp3v \
-    --out data/detboxM --models runs/round5 --cards --per-scene 3 --seed 911
+    --out data/detboxM --models "$(harvester runs/round5)" --cards --per-scene 3 --seed 911
 $PY -m vision.cls_data --out data/clsMD $A2 $BACKS mid=data/realmid db=data/detboxM
 [ -f runs/export/classifier-96W7.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
     --epochs $(epochs 7) --imgsz 96 --batch 128 --lr0 0.002 --depth 0.5 --width 0.375 --seed 52 --name cls96W7 --resume \
@@ -242,7 +245,7 @@ step "15. cards as printed: the detector fine-tuned once more, the first two cla
 [ -f data/det608v/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det608v --n $(scenes 100 6) --seed 902 --split val --size 1216:2400 --no-crops
 [ -f data/det640/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det640 --n $(scenes 600 12) --seed 903 --split train --size 640 --no-crops
 [ -d data/realdetS/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
-    --out data/realdetS --models runs/round5
+    --out data/realdetS --models "$(harvester runs/round5)"
 $PY -m vision.det_data --out data/detU data/det608/yolo@1200/0 data/det608v/yolo@0/100 data/det640/yolo@600/80 'data/realdetS*3'
 [ -f runs/export/detector-U.onnx ] || $PY -m vision.train_detector --data data/detU/data.yaml \
     --epochs $(epochs 2) --imgsz 480 --depth 0.33 --width 0.125 --lr0 0.001 --warmup-epochs 0.3 --seed 64 --name det480U \
