@@ -246,7 +246,7 @@ step "15. cards as printed: the detector fine-tuned once more, the first two cla
 [ -f data/det640/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det640 --n $(scenes 600 12) --seed 903 --split train --size 640 --no-crops
 [ -d data/realdetS/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
     --out data/realdetS --models "$(harvester runs/round5)"
-# (data/det640 is rendered as train only: its val was a release's leftover; det608v and the real scenes' val are the val)
+# data/det640 is rendered train-only (--split train): the mix's val is det608v's and the real scenes'.
 $PY -m vision.det_data --out data/detU data/det608/yolo@1200/0 data/det608v/yolo@0/100 data/det640/yolo@600/0 'data/realdetS*3'
 [ -f runs/export/detector-U.onnx ] || $PY -m vision.train_detector --data data/detU/data.yaml \
     --epochs $(epochs 2) --imgsz 480 --depth 0.33 --width 0.125 --lr0 0.001 --warmup-epochs 0.3 --seed 64 --name det480U \
