@@ -43,6 +43,12 @@ mkdir -p data/logs runs/export
 
 step() { echo; echo "== $*"; }
 
+# Every scene's cribbage board prints its counts (5, 10, ... 121): the shipped models never saw
+# one, and about one photo in a hundred with such a board in view gained a card from a "15" read
+# as 5S (models/HISTORY.md, Numbered boards). The renders are new scenes either way: the shipped
+# models trained on renders mirrored by the engine's old camera.
+BOARDS=--numbered-boards
+
 # RETRAIN_TINY=1 runs every step at a few scenes and one epoch: minutes, not hours, to prove the
 # chain of commands still runs end to end (scripts/retrain_smoke.sh runs it in a scratch clone).
 # Its models are not models; only the commands are being checked.
@@ -68,7 +74,8 @@ models_dir() {
 }
 
 # Steps 1-6 (and data/hires2 in step 8) rendered their scenes before the ten font-suit decks of
-# step 8 were added: naming the 39 decks there were then renders the same scenes, byte for byte.
+# step 8 were added: naming the 39 decks there were then keeps those steps to the decks they had
+# (the scenes themselves are new: cards as printed, numbered boards).
 NEW_DECKS=proc-opensans,proc-lato,proc-garamond,proc-caladea,proc-biolinum,proc-oldstandard,proc-opensans-cond,proc-nimbus-side,proc-lato-light,proc-urw-gothic
 # The randomized decks (proc-rand-*) came later still, in step 11.
 OLD_DECKS=$($PY -c "import sys; from vision.synth.decks import all_decks; new = sys.argv[1].split(','); print(','.join(d.name for d in all_decks() if d.name not in new and not d.name.startswith('proc-rand-')))" "$NEW_DECKS")
@@ -76,8 +83,8 @@ OLD_DECKS=$($PY -c "import sys; from vision.synth.decks import all_decks; new = 
 step "1. synthetic scenes"
 # A render counts as done once its yolo/data.yaml is written (the last thing a render writes): an
 # interrupted one runs again from the start and draws the same scenes (each is seeded by its number).
-[ -f data/det/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det --n $(scenes 4000 24) --seed 11 --size 640 --decks "$OLD_DECKS"
-[ -f data/hires/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/hires --n $(scenes 1200 24) --seed 23 --size 1000:2600 --decks "$OLD_DECKS"
+[ -f data/det/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/det --n $(scenes 4000 24) --seed 11 --size 640 --decks "$OLD_DECKS"
+[ -f data/hires/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/hires --n $(scenes 1200 24) --seed 23 --size 1000:2600 --decks "$OLD_DECKS"
 $PY -m vision.cls_data --out data/clsall det=data/det/cls hires=data/hires/cls:2
 
 step "2. detector"
@@ -117,9 +124,9 @@ step "7. classifier at 96 px"
     --init runs/cls64ft2/weights/best.pt --export-to runs/export/classifier-96.onnx
 
 step "8. font-suit decks, more phone-size scenes, a second 96 px classifier"
-[ -f data/det2/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det2 --n $(scenes 1500 24) --seed 37 --size 640 --decks "$NEW_DECKS"
-[ -f data/hires3/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/hires3 --n $(scenes 1000 24) --seed 41 --size 1000:2600 --decks "$NEW_DECKS"
-[ -f data/hires2/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/hires2 --n $(scenes 367 12) --seed 31 --size 1000:2600 --split train --decks "$OLD_DECKS"
+[ -f data/det2/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/det2 --n $(scenes 1500 24) --seed 37 --size 640 --decks "$NEW_DECKS"
+[ -f data/hires3/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/hires3 --n $(scenes 1000 24) --seed 41 --size 1000:2600 --decks "$NEW_DECKS"
+[ -f data/hires2/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/hires2 --n $(scenes 367 12) --seed 31 --size 1000:2600 --split train --decks "$OLD_DECKS"
 $PY -m vision.cls_data --out data/clsft3 det=data/det/cls det2=data/det2/cls hires=data/hires/cls:2 \
     hires2=data/hires2/cls:2 hires3=data/hires3/cls:2 real=data/realcls2:3
 [ -f runs/export/classifier-96mix.onnx ] || $PY -m vision.train_classifier --data data/clsft3 \
@@ -147,10 +154,10 @@ deck_list() { $PY -c "from vision.synth import procedural as p; print(','.join(d
 RAND_DECKS=$(deck_list RANDOM_PLAIN_DECKS)
 CHUNKY_DECKS=$(deck_list RANDOM_CHUNKY_DECKS)
 ALL_TRAIN_DECKS=$($PY -c "from vision.synth.decks import deck_names; print(','.join(n for n in deck_names('train') if not n.startswith('proc-rand-')))")
-[ -f data/rp/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp --n $(scenes 2400 12) --seed 301 --split train --size 800:2200 --decks "$RAND_DECKS"
-[ -f data/rp2/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp2 --n $(scenes 2400 12) --seed 304 --split train --size 800:2200 --decks "$RAND_DECKS"
-[ -f data/rpv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpv --n $(scenes 200 6) --seed 303 --split val --size 800:2200 --decks "$RAND_DECKS"
-[ -f data/old/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/old --n $(scenes 1000 12) --seed 302 --split train --size 800:2200 --decks "$ALL_TRAIN_DECKS"
+[ -f data/rp/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rp --n $(scenes 2400 12) --seed 301 --split train --size 800:2200 --decks "$RAND_DECKS"
+[ -f data/rp2/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rp2 --n $(scenes 2400 12) --seed 304 --split train --size 800:2200 --decks "$RAND_DECKS"
+[ -f data/rpv/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rpv --n $(scenes 200 6) --seed 303 --split val --size 800:2200 --decks "$RAND_DECKS"
+[ -f data/old/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/old --n $(scenes 1000 12) --seed 302 --split train --size 800:2200 --decks "$ALL_TRAIN_DECKS"
 [ -d data/realcls3/train ] || $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls3 \
     --models "$(harvester runs/round3)" --copies 2 --index-confidence 0.1
 mkdir -p data/rpv/cls/train  # a val-only crop set
@@ -159,8 +166,8 @@ $PY -m vision.cls_data --out data/clsrp rp=data/rp/cls rp2=data/rp2/cls rpv=data
     --epochs $(epochs 3) --imgsz 96 --batch 128 --lr0 0.0008 --warmup-epochs 0.3 --seed 1 --name cls96rand2 --resume \
     --init runs/export/classifier-96mix.onnx --export-to runs/export/classifier-rand.onnx
 # then the chunky-club designs, 2 more epochs: models/classifier.onnx
-[ -f data/rp3/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp3 --n $(scenes 1600 12) --seed 305 --split train --size 800:2200 --decks "$CHUNKY_DECKS"
-[ -f data/rp3v/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rp3v --n $(scenes 100 6) --seed 306 --split val --size 800:2200 --decks "$CHUNKY_DECKS"
+[ -f data/rp3/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rp3 --n $(scenes 1600 12) --seed 305 --split train --size 800:2200 --decks "$CHUNKY_DECKS"
+[ -f data/rp3v/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rp3v --n $(scenes 100 6) --seed 306 --split val --size 800:2200 --decks "$CHUNKY_DECKS"
 mkdir -p data/rp3v/cls/train
 $PY -m vision.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=data/rp/cls rpv=data/rpv/cls \
     old=data/old/cls real=data/realcls3:2
@@ -172,9 +179,9 @@ step "12. the randomized decks at low resolution too: two more fine-tunes, step 
 # Step 11's scenes were 800-2200 px: these reach down to 600 px, where held-out renders put
 # an index in 15 px. The chunky-club designs go in with the others.
 ALL_RAND_DECKS="$RAND_DECKS,$CHUNKY_DECKS"
-[ -f data/rpA/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpA --n $(scenes 2400 12) --seed 307 --split train --size 600:2000 --decks "$ALL_RAND_DECKS"
-[ -f data/oldA/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/oldA --n $(scenes 800 12) --seed 308 --split train --size 600:2000 --decks "$ALL_TRAIN_DECKS"
-[ -f data/rpAv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpAv --n $(scenes 200 6) --seed 309 --split val --size 600:2000 --decks "$ALL_RAND_DECKS"
+[ -f data/rpA/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rpA --n $(scenes 2400 12) --seed 307 --split train --size 600:2000 --decks "$ALL_RAND_DECKS"
+[ -f data/oldA/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/oldA --n $(scenes 800 12) --seed 308 --split train --size 600:2000 --decks "$ALL_TRAIN_DECKS"
+[ -f data/rpAv/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rpAv --n $(scenes 200 6) --seed 309 --split val --size 600:2000 --decks "$ALL_RAND_DECKS"
 mkdir -p data/rpAv/cls/train
 $PY -m vision.cls_data --out data/clsA2 rpA=data/rpA/cls rpAv=data/rpAv/cls oldA=data/oldA/cls rp3=data/rp3/cls \
     rp3v=data/rp3v/cls real=data/realcls3:2
@@ -190,8 +197,8 @@ step "13. four fine-tunes of step 12's first classifier, their soup, and the sou
 # 120 designs whose suit may stand beside the rank (as gnome-plastic's does), "none" crops at the
 # corners of card backs, and the glyph warp: each one fine-tune of cls96lo, 2 epochs, seed 6.
 SIDE_DECKS=$(deck_list RANDOM_SIDE_DECKS)
-[ -f data/rpS/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpS --n $(scenes 2400 12) --seed 310 --split train --size 600:2000 --decks "$SIDE_DECKS"
-[ -f data/rpSv/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/rpSv --n $(scenes 150 6) --seed 311 --split val --size 600:2000 --decks "$SIDE_DECKS"
+[ -f data/rpS/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rpS --n $(scenes 2400 12) --seed 310 --split train --size 600:2000 --decks "$SIDE_DECKS"
+[ -f data/rpSv/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rpSv --n $(scenes 150 6) --seed 311 --split val --size 600:2000 --decks "$SIDE_DECKS"
 mkdir -p data/rpSv/cls/train
 for name in rpA rpAv oldA rp3 rp3v rpS rpSv; do
     [ -d "data/backs_$name" ] || .venv/bin/cribcount synth --out "data/backs_$name" --back-corners-of "data/$name"
@@ -241,9 +248,9 @@ step "15. cards as printed: the detector fine-tuned once more, the first two cla
 # fine-tuned on their own data mirrored back (scripts/unmirror_data.py, which the fixed engine's
 # renders do not need: here every scene above is already drawn as printed). The detector's mix:
 # phone-size and 640 px renders of the training decks and the real scenes labelled again.
-[ -f data/det608/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det608 --n $(scenes 1200 12) --seed 901 --split train --size 1216:2400 --no-crops
-[ -f data/det608v/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det608v --n $(scenes 100 6) --seed 902 --split val --size 1216:2400 --no-crops
-[ -f data/det640/yolo/data.yaml ] || .venv/bin/cribcount synth --out data/det640 --n $(scenes 600 12) --seed 903 --split train --size 640 --no-crops
+[ -f data/det608/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/det608 --n $(scenes 1200 12) --seed 901 --split train --size 1216:2400 --no-crops
+[ -f data/det608v/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/det608v --n $(scenes 100 6) --seed 902 --split val --size 1216:2400 --no-crops
+[ -f data/det640/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/det640 --n $(scenes 600 12) --seed 903 --split train --size 640 --no-crops
 [ -d data/realdetS/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
     --out data/realdetS --models "$(harvester runs/round5)"
 # data/det640 is rendered train-only (--split train): the mix's val is det608v's and the real scenes'.
