@@ -257,3 +257,45 @@ def test_the_close_look_window_is_the_unsure_boxes_grown_by_their_median_height(
     img = np.zeros((1000, 2000, 3), np.uint8)
     unsure = boxes((500, 400, 520, 440, 0.9), (900, 400, 920, 430, 0.9))
     assert recognizer.second_look_window(img, unsure.xyxy, recognizer.config.close_look_window) == (465, 365, 955, 475)
+
+
+# -- a zoomed look at the cards of a photo taken from afar ---------------------------------------
+
+def _from_afar(path: str, frac: float = 0.3) -> bytes:
+    """The photo shrunk into the middle of a 12 MP frame of its own table colour, ``frac`` of its
+    width: the same cards, taken from farther away."""
+    img = cv2.imread(path)
+    h, w = img.shape[:2]
+    small = cv2.resize(img, (int(w * 4000 * frac / w), int(h * 4000 * frac / w)), interpolation=cv2.INTER_AREA)
+    canvas = np.full((3000, 4000, 3), np.median(img[:8].reshape(-1, 3), axis=0), np.uint8)
+    y, x = (3000 - small.shape[0]) // 2, (4000 - small.shape[1]) // 2
+    canvas[y:y + small.shape[0], x:x + small.shape[1]] = small
+    return cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+
+
+def test_a_photo_taken_from_afar_reads_its_cards_with_a_zoomed_look():
+    far = _from_afar("sample_images/row-on-a-wood-table.jpg")
+    read = Recognizer(MODELS_DIR).recognize(far)
+    assert sorted(map(str, read.cards)) == sorted("2H AC 7D 2S 5D".split())
+    assert read.confidence.min() >= 0.99
+    # The whole-photo looks alone see the indices too small and miss two of the five.
+    without = Recognizer(MODELS_DIR, RecognizerConfig(zoom_look_span=None)).recognize(far)
+    assert len(without) < 5
+
+
+def test_the_zoomed_look_is_taken_only_where_it_enlarges_the_cards(photo):
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0))
+    sizes = []
+    detect = recognizer.detect_indices
+
+    def spy(img, size=None, window=None):
+        sizes.append((img.shape[:2], size))
+        return detect(img, size, window)
+    recognizer.detect_indices = spy
+    recognizer.recognize(photo)  # the cards fill the frame: no zoomed look
+    assert all(shape == photo.shape[:2] for shape, _ in sizes)
+    sizes.clear()
+    far = cv2.imdecode(np.frombuffer(_from_afar("sample_images/row-on-a-wood-table.jpg"), np.uint8), cv2.IMREAD_COLOR)
+    recognizer.recognize(far)  # read at half size, 2000 x 1500, as its JPEG would decode
+    zoomed = [(shape, size) for shape, size in sizes if shape != (1500, 2000)]
+    assert len(zoomed) == 1 and zoomed[0][1] == 608 and max(zoomed[0][0]) < 1000  # the cards' region only
