@@ -149,6 +149,10 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--white-balance", default=None, metavar="P",
                    help="scale each channel so its P-th percentile is the cards' white (shipped: 99), or none to "
                         "read photos as decoded; for --models only (models/HISTORY.md, Dim and warm light)")
+    p.add_argument("--zoom-look", default=None, metavar="PX",
+                   help="with the second looks, also see the cards' region alone at this many pixels where they "
+                        "are a small part of the photo (shipped: 608), or none for the whole-photo looks only; "
+                        "for --models only (models/HISTORY.md, Photos from afar)")
     p.add_argument("--light", default=None, choices=list(LIGHTS),
                    help="read each photo relit in memory: dim (x0.4, sensor noise), warm (tungsten, no white "
                         "balance) or both (models/HISTORY.md, Dim and warm light)")
@@ -200,6 +204,12 @@ def _percentile(text: str) -> float | None:
     return _number_or_none(text, "--white-balance", 50, 100, "a percentile from 50 to 100, e.g. 99")
 
 
+def _zoom_span(text: str) -> int | None:
+    """``"608"`` -> 608, the zoomed look's long side in pixels; ``"none"`` -> None (no zoomed look)."""
+    span = _number_or_none(text, "--zoom-look", 160, 2048, "a size in pixels from 160 to 2048, e.g. 608")
+    return None if span is None else int(span)
+
+
 def _run_eval(args: argparse.Namespace) -> int:
     import json
     import tempfile
@@ -217,6 +227,8 @@ def _run_eval(args: argparse.Namespace) -> int:
         config = replace(config, wider_margin=_margin(args.wider_margin))
     if args.white_balance is not None:
         config = replace(config, white_percentile=_percentile(args.white_balance))
+    if args.zoom_look is not None:
+        config = replace(config, zoom_look_span=_zoom_span(args.zoom_look))
     config = with_second_looks(config, always=args.always_look_again, whole=args.whole_second_looks)
     recognizer = Recognizer(args.models or MODELS_DIR, config)
     other = Recognizer(args.against) if args.against else None

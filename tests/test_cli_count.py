@@ -12,7 +12,7 @@ from api_support import FakeRecognizer, draw_table, load_samples, real_models_re
 import api.cli
 from scorer.cards import Card
 from vision.detections import Expected
-from api.cli import _margin, _percentile, _sizes, main
+from api.cli import _margin, _percentile, _sizes, _zoom_span, main
 
 
 @pytest.fixture
@@ -280,3 +280,13 @@ def test_white_balance_none_reads_photos_as_decoded():
 def test_eval_refuses_a_white_balance_that_is_not_a_percentile(capsys, percentile):
     assert main(["eval", "sample_images", "--white-balance", percentile]) == 2
     assert "--white-balance" in capsys.readouterr().err
+
+
+def test_zoom_look_none_takes_the_whole_photo_looks_only():
+    assert _zoom_span("none") is None and _zoom_span("608") == 608
+
+
+@pytest.mark.parametrize("span", ["near", "", "100", "5000"])
+def test_eval_refuses_a_zoom_look_that_is_not_a_size(capsys, span):
+    assert main(["eval", "sample_images", "--zoom-look", span]) == 2
+    assert "--zoom-look" in capsys.readouterr().err
