@@ -156,6 +156,10 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--light", default=None, choices=list(LIGHTS),
                    help="read each photo relit in memory: dim (x0.4, sensor noise), warm (tungsten, no white "
                         "balance) or both (models/HISTORY.md, Dim and warm light)")
+    p.add_argument("--from-afar", default=None, type=float, metavar="F",
+                   help="read each photo as if taken from afar: scaled into the middle of a 12 MP frame of its "
+                        "own table colour, F of its width (e.g. 0.35); not with --light (models/HISTORY.md, "
+                        "Photos from afar)")
     p.add_argument("--as-shows", action="store_true",
                    help="read each photo of 4 or 5 cards in view as the count reads a show: told it holds that "
                         "many, a card short of the line makes up the number and the least sure of one card more "
@@ -217,9 +221,14 @@ def _run_eval(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
+    from vision.afar import read_from_afar
     from vision.light import in_light
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
 
+    if args.from_afar is not None and not 0 < args.from_afar <= 1:
+        raise CliError(f"--from-afar {args.from_afar:g}: give a fraction of the frame's width, 0 < F <= 1, e.g. 0.35")
+    if args.from_afar is not None and args.light:
+        raise CliError("--from-afar and --light make a photo over each in their own way: give one of them")
     config = RecognizerConfig()
     if args.second_looks is not None:
         config = replace(config, second_look_sizes=_sizes(args.second_looks))
@@ -251,6 +260,9 @@ def _run_eval(args: argparse.Namespace) -> int:
             if args.light:
                 read, name = in_light(read, args.light), f"{name}, in {args.light} light"
                 theirs = in_light(theirs, args.light) if theirs is not None else None
+            if args.from_afar is not None:
+                read, name = read_from_afar(read, args.from_afar), f"{name}, from afar ({args.from_afar:g})"
+                theirs = read_from_afar(theirs, args.from_afar) if theirs is not None else None
             if args.as_shows:
                 read, name = read_as_shows(read, photos), f"{name}, read as shows"
             report = evaluate(photos, read, name)

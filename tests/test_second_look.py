@@ -1,10 +1,13 @@
 """Second looks: the detector sees the photo at other sizes too, and what it finds there is either
 another reading of an index the main look found or an index the main look missed."""
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
+from vision.afar import afar_jpeg
 from vision.detections import Detections, box_iou
 from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, group_looks
 
@@ -262,15 +265,8 @@ def test_the_close_look_window_is_the_unsure_boxes_grown_by_their_median_height(
 # -- a zoomed look at the cards of a photo taken from afar ---------------------------------------
 
 def _from_afar(path: str, frac: float = 0.3) -> bytes:
-    """The photo shrunk into the middle of a 12 MP frame of its own table colour, ``frac`` of its
-    width: the same cards, taken from farther away."""
-    img = cv2.imread(path)
-    h, w = img.shape[:2]
-    small = cv2.resize(img, (int(w * 4000 * frac / w), int(h * 4000 * frac / w)), interpolation=cv2.INTER_AREA)
-    canvas = np.full((3000, 4000, 3), np.median(img[:8].reshape(-1, 3), axis=0), np.uint8)
-    y, x = (3000 - small.shape[0]) // 2, (4000 - small.shape[1]) // 2
-    canvas[y:y + small.shape[0], x:x + small.shape[1]] = small
-    return cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    """The sample photo taken from farther away: ``frac`` of a 12 MP frame's width (vision.afar)."""
+    return afar_jpeg(Path(path), frac)
 
 
 def test_a_photo_taken_from_afar_reads_its_cards_with_a_zoomed_look():

@@ -49,15 +49,21 @@ def relit(img: np.ndarray, lights: tuple[Light, ...], rng: np.random.Generator) 
     return out.astype(np.uint8)
 
 
-def relit_jpeg(path: Path, light: str, quality: int = 92) -> bytes:
-    """The photo at ``path`` in the made light named ``light`` (:data:`LIGHTS`), as JPEG bytes;
-    its noise is drawn from the file's name, so every reading of it is the same photo."""
+def made_jpeg(path: Path, make: Callable[[np.ndarray, np.random.Generator], np.ndarray], quality: int) -> bytes:
+    """The photo at ``path`` made over by ``make`` (its pixels and a generator for its noise), as
+    JPEG bytes, as a phone would save it; the noise is drawn from the file's name, so every reading
+    of it is the same photo."""
     img = cv2.imread(str(path))
     if img is None:
         raise ImageError(f"{path}: not an image OpenCV can read")
     rng = np.random.default_rng(zlib.crc32(path.name.encode()))
-    _, data = cv2.imencode(".jpg", relit(img, LIGHTS[light], rng), [cv2.IMWRITE_JPEG_QUALITY, quality])
+    _, data = cv2.imencode(".jpg", make(img, rng), [cv2.IMWRITE_JPEG_QUALITY, quality])
     return data.tobytes()
+
+
+def relit_jpeg(path: Path, light: str, quality: int = 92) -> bytes:
+    """The photo at ``path`` in the made light named ``light`` (:data:`LIGHTS`), as JPEG bytes."""
+    return made_jpeg(path, lambda img, rng: relit(img, LIGHTS[light], rng), quality)
 
 
 def in_light(recognize: Callable[..., Detections], light: str) -> Callable[..., Detections]:

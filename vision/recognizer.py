@@ -129,9 +129,10 @@ class RecognizerConfig:
     looks' window), scaled so that its long side is this many pixels, where that enlarges it
     ``zoom_look_gain`` times or more over the largest whole-photo look. Why: in a photo taken from
     afar the cards are a small part of the frame, and their indices are too small in every look
-    at the whole photo, however sharp the pixels. `poker-cards-4` shown in the middle third of a
-    12 MP frame read 96.9% of cards and 74 of 88 photos fully right, 4 false; with this look
-    98.7%, 83 and 2 (736: 99.0%, 83, 3). The sample photos so shown read 2-3 of 5 cards, now 5.
+    at the whole photo, however sharp the pixels. `poker-cards-4` made so (`cribcount eval
+    --from-afar 0.35`: 0.35 of a 12 MP frame's width) read 97.2% of cards and 74 of 88 photos
+    fully right, 4 false; with this look 99.0%, 83 and 2 (at 0.25: 84.6%, 53 -> 95.4%, 76). The
+    sample photos so shown read 2-3 of 5 cards, now 5.
     On the tuning sets: real photos the same, the renders +0.1 to +0.4 points of cards, 2 photos
     more, no false card more; read once on the validation sets: 6 photos more fully right of
     788, false cards as many (16 -> 17, 13 -> 12), `poker-cards-4` the same; the 12 MP benchmark
