@@ -262,31 +262,17 @@ def test_eval_measures_reading_photos_as_shows_against_reading_them_as_they_are(
     assert figures["photos"] == 5 and figures["card_accuracy"] == 1.0 and "hand_delta" in figures["against"]
 
 
-def test_wider_margin_none_is_the_tight_crops_only():
-    assert _margin("none") is None and _margin("0.4") == 0.4
+def test_none_turns_each_measured_option_off():
+    assert _margin("none") is None and _margin("0.4") == 0.4  # the tight crops only
+    assert _percentile("none") is None and _percentile("99") == 99.0  # photos read as decoded
+    assert _zoom_span("none") is None and _zoom_span("608") == 608  # the whole-photo looks only
 
 
-@pytest.mark.parametrize("margin", ["wide", "", "-0.1", "3"])
-def test_eval_refuses_a_wider_margin_that_is_not_a_fraction(capsys, margin):
-    assert main(["eval", "sample_images", "--wider-margin", margin]) == 2
-    assert "--wider-margin" in capsys.readouterr().err
-
-
-def test_white_balance_none_reads_photos_as_decoded():
-    assert _percentile("none") is None and _percentile("99") == 99.0
-
-
-@pytest.mark.parametrize("percentile", ["white", "", "20", "101"])
-def test_eval_refuses_a_white_balance_that_is_not_a_percentile(capsys, percentile):
-    assert main(["eval", "sample_images", "--white-balance", percentile]) == 2
-    assert "--white-balance" in capsys.readouterr().err
-
-
-def test_zoom_look_none_takes_the_whole_photo_looks_only():
-    assert _zoom_span("none") is None and _zoom_span("608") == 608
-
-
-@pytest.mark.parametrize("span", ["near", "", "100", "5000"])
-def test_eval_refuses_a_zoom_look_that_is_not_a_size(capsys, span):
-    assert main(["eval", "sample_images", "--zoom-look", span]) == 2
-    assert "--zoom-look" in capsys.readouterr().err
+@pytest.mark.parametrize("flag,value", [
+    *(("--wider-margin", m) for m in ("wide", "", "-0.1", "3")),  # a fraction of the box, 0 to 2
+    *(("--white-balance", p) for p in ("white", "", "20", "101")),  # a percentile, 50 to 100
+    *(("--zoom-look", z) for z in ("near", "", "100", "5000")),  # a size, 160 to 2048 px
+])
+def test_eval_refuses_an_option_value_out_of_its_range_naming_the_option(capsys, flag, value):
+    assert main(["eval", "sample_images", flag, value]) == 2
+    assert flag in capsys.readouterr().err
