@@ -218,10 +218,11 @@ def _run_eval(args: argparse.Namespace) -> int:
     import json
     import tempfile
     from dataclasses import replace
+    from functools import partial
     from pathlib import Path
 
-    from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
     from vision.afar import read_from_afar
+    from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
     from vision.light import in_light
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
 
@@ -229,6 +230,11 @@ def _run_eval(args: argparse.Namespace) -> int:
         raise CliError(f"--from-afar {args.from_afar:g}: give a fraction of the frame's width, 0 < F <= 1, e.g. 0.35")
     if args.from_afar is not None and args.light:
         raise CliError("--from-afar and --light make a photo over each in their own way: give one of them")
+    made, made_name = None, ""  # each photo made over in memory before it is read (at most one way)
+    if args.light:
+        made, made_name = partial(in_light, light=args.light), f", in {args.light} light"
+    elif args.from_afar is not None:
+        made, made_name = partial(read_from_afar, frac=args.from_afar), f", from afar ({args.from_afar:g})"
     config = RecognizerConfig()
     if args.second_looks is not None:
         config = replace(config, second_look_sizes=_sizes(args.second_looks))
@@ -257,12 +263,8 @@ def _run_eval(args: argparse.Namespace) -> int:
         figures = []
         for k, (name, photos) in enumerate(sets):
             read, theirs = recognizer.recognize, other.recognize if other is not None else None
-            if args.light:
-                read, name = in_light(read, args.light), f"{name}, in {args.light} light"
-                theirs = in_light(theirs, args.light) if theirs is not None else None
-            if args.from_afar is not None:
-                read, name = read_from_afar(read, args.from_afar), f"{name}, from afar ({args.from_afar:g})"
-                theirs = read_from_afar(theirs, args.from_afar) if theirs is not None else None
+            if made is not None:
+                read, theirs, name = made(read), made(theirs) if theirs is not None else None, name + made_name
             if args.as_shows:
                 read, name = read_as_shows(read, photos), f"{name}, read as shows"
             report = evaluate(photos, read, name)

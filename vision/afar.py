@@ -16,8 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detections import Detections, Expected
-from vision.light import made_jpeg
+from vision.detections import Detections
+from vision.light import made_jpeg, reading_made
 
 FRAME = (4000, 3000)
 """(width, height) of the made photo: a 12 MP phone photo."""
@@ -27,8 +27,7 @@ def from_afar(img: np.ndarray, frac: float, rng: np.random.Generator, frame: tup
     """``img`` (BGR uint8) scaled to ``frac`` of the frame's width (less where its height would
     not fit) in the middle of a ``frame`` of its own table colour: the median of its border, with
     a little sensor noise so the table is not flat."""
-    if not 0 < frac <= 1:
-        raise ValueError(f"a photo from afar takes 0 < frac <= 1 of the frame, not {frac}")
+    _check_frac(frac)
     h, w = img.shape[:2]
     fw, fh = frame
     s = min(frac * fw / w, fh / h)
@@ -51,9 +50,10 @@ def afar_jpeg(path: Path, frac: float, quality: int = 90) -> bytes:
 def read_from_afar(recognize: Callable[..., Detections], frac: float) -> Callable[..., Detections]:
     """``recognize`` (a path, and optionally what the photo holds) reading each photo taken from
     afar, its width ``frac`` of a 12 MP frame's."""
-    if not 0 < frac <= 1:
-        raise ValueError(f"--from-afar takes a fraction of the frame's width, 0 < F <= 1, not {frac}")
+    _check_frac(frac)
+    return reading_made(recognize, lambda path: afar_jpeg(path, frac))
 
-    def read(path: Path, expected: Expected | None = None) -> Detections:
-        return recognize(afar_jpeg(Path(path), frac), expected)
-    return read
+
+def _check_frac(frac: float) -> None:
+    if not 0 < frac <= 1:
+        raise ValueError(f"a photo from afar takes 0 < frac <= 1 of the frame's width, not {frac}")

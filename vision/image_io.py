@@ -107,6 +107,15 @@ _HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1", b
 _REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
 
 
+def _reduction(long_side: int, min_long_side: int) -> int:
+    """The largest of 1, 2, 4 and 8 that keeps ``long_side`` divided by it at ``min_long_side`` or
+    more: libjpeg's DCT scales, which a photo handed over as an array is shrunk by too."""
+    factor = 1
+    while factor < 8 and long_side // (factor * 2) >= min_long_side:
+        factor *= 2
+    return factor
+
+
 def decode_photo(data: bytes, *, min_long_side: int = 1600) -> Photo:
     """Decode image bytes upright, at the smallest JPEG scale whose long side stays ≥ ``min_long_side``.
 
@@ -123,10 +132,7 @@ def decode_photo(data: bytes, *, min_long_side: int = 1600) -> Photo:
     if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-_TRAILER_BYTES:]:
         raise ImageError("the JPEG is truncated (no end-of-image marker)")
     arr = np.frombuffer(data, np.uint8)
-    factor = 1
-    if size is not None and data[:2] == b"\xff\xd8":
-        while factor < 8 and max(size) // (factor * 2) >= min_long_side:
-            factor *= 2
+    factor = _reduction(max(size), min_long_side) if size is not None and data[:2] == b"\xff\xd8" else 1
     flag = _REDUCED.get(factor, cv2.IMREAD_COLOR) | cv2.IMREAD_IGNORE_ORIENTATION
     img = cv2.imdecode(arr, flag)
     if img is None:
@@ -199,9 +205,7 @@ def photo_from_array(image: object, *, min_long_side: int = 1600) -> Photo:
         raise ImageError(f"not a photo: expected a path, encoded bytes, a BGR array or a Pillow image, "
                          f"not {type(image).__name__}")
     h, w = img.shape[:2]
-    factor = 1
-    while factor < 8 and max(w, h) // (factor * 2) >= min_long_side:
-        factor *= 2
+    factor = _reduction(max(w, h), min_long_side)
     if factor > 1:
         img = cv2.resize(img, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
     return Photo(image=np.ascontiguousarray(img), scale=float(factor), original_size=(w, h))

@@ -66,11 +66,16 @@ def relit_jpeg(path: Path, light: str, quality: int = 92) -> bytes:
     return made_jpeg(path, lambda img, rng: relit(img, LIGHTS[light], rng), quality)
 
 
+def reading_made(recognize: Callable[..., Detections], jpeg_of: Callable[[Path], bytes]) -> Callable[..., Detections]:
+    """``recognize`` (a path, and optionally what the photo holds) reading, for each path, the
+    photo ``jpeg_of`` makes of it in memory instead."""
+    def read(path: Path, expected: Expected | None = None) -> Detections:
+        return recognize(jpeg_of(Path(path)), expected)
+    return read
+
+
 def in_light(recognize: Callable[..., Detections], light: str) -> Callable[..., Detections]:
     """``recognize`` (a path, and optionally what the photo holds) reading each photo relit in ``light``."""
     if light not in LIGHTS:
         raise ValueError(f"no light {light!r}: one of {', '.join(LIGHTS)}")
-
-    def read(path: Path, expected: Expected | None = None) -> Detections:
-        return recognize(relit_jpeg(Path(path), light), expected)
-    return read
+    return reading_made(recognize, lambda path: relit_jpeg(path, light))
