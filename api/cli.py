@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 EXIT_USAGE = 2
 
@@ -219,7 +220,6 @@ def _run_eval(args: argparse.Namespace) -> int:
     import tempfile
     from dataclasses import replace
     from functools import partial
-    from pathlib import Path
 
     from vision.afar import read_from_afar
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
@@ -335,9 +335,18 @@ def _photo_recognizer(models: str | None):
     return Recognizer(models or MODELS_DIR)
 
 
-def _run_count(args: argparse.Namespace) -> int:
-    from pathlib import Path
+ANNOTATE_SUFFIXES = (".jpg", ".jpeg", ".png")
+ANNOTATE_ADVICE = "use a .jpg or .png name in an existing folder"
 
+
+def _check_annotate_path(path: Path) -> None:
+    """Refuse an --annotate name OpenCV cannot write before the photo is read: finding that out
+    after the recognizer's work would waste it, and OpenCV's own refusal is a traceback."""
+    if path.suffix.lower() not in ANNOTATE_SUFFIXES or path.is_dir() or not path.parent.is_dir():
+        raise CliError(f"--annotate {path}: {ANNOTATE_ADVICE}")
+
+
+def _run_count(args: argparse.Namespace) -> int:
     import cv2
 
     from api.counting import count_detections
@@ -345,13 +354,15 @@ def _run_count(args: argparse.Namespace) -> int:
     from scorer.cards import Card
     from scorer.muggins import parse_claim
     from vision.annotate import CardAnnotator
-    from vision.image_io import read_photo
+    from vision.image_io import not_a_file, read_photo
     from vision.starter import SURE, CardCountError, show_in_view
 
     if not Path(args.photo).is_file():
-        raise CliError(f"{args.photo}: no such file")
+        raise CliError(not_a_file(Path(args.photo)))
     starter = Card.parse(args.starter) if args.starter else None
     claimed = parse_claim(args.claim) if args.claim is not None else None
+    if args.annotate:
+        _check_annotate_path(Path(args.annotate))
     recognizer = _photo_recognizer(args.models)
     photo = read_photo(args.photo, min_long_side=recognizer.config.min_long_side)
     detections = recognizer.recognize_photo(photo, show_in_view(starter))
@@ -363,8 +374,12 @@ def _run_count(args: argparse.Namespace) -> int:
     roles, show, verdict = result.roles, result.show, result.claim
     if args.annotate:
         drawn = CardAnnotator().annotate_show(photo.image, roles.detections, show, scale=photo.scale)
-        if not cv2.imwrite(args.annotate, drawn):
-            raise CliError(f"could not write {args.annotate} (use a .jpg or .png name in an existing folder)")
+        try:
+            written = cv2.imwrite(args.annotate, drawn)
+        except cv2.error:
+            written = False
+        if not written:
+            raise CliError(f"could not write {args.annotate} ({ANNOTATE_ADVICE})")
     if args.json:
         print(CountOut.from_count(result, photo.original_size).model_dump_json())
         return 0
@@ -402,8 +417,6 @@ def _register_serve(sub: argparse._SubParsersAction) -> None:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     import uvicorn
 
     from api.main import create_app

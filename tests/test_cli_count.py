@@ -147,6 +147,20 @@ def test_a_missing_photo(tmp_path, fake, capsys):
     assert "none.jpg: no such file" in capsys.readouterr().err
 
 
+def test_a_folder_named_as_the_photo(tmp_path, fake, capsys):
+    assert main(["count", str(tmp_path)]) == 2
+    assert f"{tmp_path}: a folder, not a photo" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["annotated.txt", "annotated", "no-such-folder/annotated.jpg", "."])
+def test_an_annotate_name_opencv_cannot_write_is_refused_before_reading(tmp_path, fake, capsys, name):
+    path = photo_file(tmp_path, fake, show_photo("5H 5D 5S JC 5C"))
+    assert main(["count", path, "--annotate", str(tmp_path / name)]) == 2
+    err = capsys.readouterr().err
+    assert "use a .jpg or .png name in an existing folder" in err and len(err.strip().splitlines()) == 1
+    assert fake.expected == []  # refused before the recognizer looked at the photo
+
+
 def test_missing_models_are_a_clear_error(tmp_path, capsys):
     photo = tmp_path / "t.jpg"
     photo.write_bytes(show_photo().jpeg)

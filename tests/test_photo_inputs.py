@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from api_support import load_samples, real_models_reason
-from vision.image_io import GREYSCALE, ImageError, decode_photo, photo_from_array
+from vision.image_io import GREYSCALE, ImageError, decode_photo, photo_from_array, read_photo
 
 
 def table(w: int = 400, h: int = 300) -> np.ndarray:
@@ -107,6 +107,13 @@ def test_a_photo_of_black_cards_on_a_grey_table_is_colour_enough():
 def test_what_is_not_a_photo_says_why(image, reason):
     with pytest.raises(ImageError, match=reason):
         photo_from_array(image)
+
+
+def test_a_path_that_is_no_photo_file_says_which_it_is(tmp_path):
+    with pytest.raises(ImageError, match="no such file"):
+        read_photo(tmp_path / "none.jpg")
+    with pytest.raises(ImageError, match="a folder, not a photo"):
+        read_photo(tmp_path)
 
 
 def test_recognize_refuses_a_greyscale_photo_with_the_reason():

@@ -170,11 +170,16 @@ def _check_pixels(w: int, h: int) -> None:
                          f"the limit is {MAX_PIXELS // 1_000_000} megapixels")
 
 
+def not_a_file(path: Path) -> str:
+    """Why ``path`` cannot be read as a photo when it is no file: a folder is named as one."""
+    return f"{path}: a folder, not a photo" if path.is_dir() else f"{path}: no such file"
+
+
 def read_photo(path: str | Path, **kwargs) -> Photo:
     """Read and decode a photo file; see :func:`decode_photo`."""
     p = Path(path)
     if not p.is_file():
-        raise ImageError(f"{p}: no such file")
+        raise ImageError(not_a_file(p))
     if p.stat().st_size > MAX_BYTES:
         raise ImageError(f"{p}: {p.stat().st_size / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB")
     return decode_photo(p.read_bytes(), **kwargs)
