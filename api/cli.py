@@ -411,9 +411,16 @@ def _register_serve(sub: argparse._SubParsersAction) -> None:
                                    "The models load once at start-up; without them /api/count answers 503.")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the network in)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--port", type=_port, default=8000, help="port, 1 to 65535 (default 8000)")
     p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx (default: models/)")
     p.set_defaults(handler=_run_serve)
+
+
+def _port(text: str) -> int:
+    """``"8000"`` -> 8000; anything but a TCP port is refused here, not by the socket's traceback."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, got {text!r}")
+    return int(text)
 
 
 def _run_serve(args: argparse.Namespace) -> int:

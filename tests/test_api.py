@@ -297,3 +297,24 @@ def test_unknown_api_path_is_a_json_404(client):
 def test_spread_photo_helper_lays_cards_left_to_right():
     photo = spread_photo("AH 2H 3H", size=(1300, 1000))
     assert [str(c) for c in photo.detections.cards] == ["AH", "2H", "3H"]
+
+
+def test_serve_runs_the_app_on_the_host_and_port_given(monkeypatch, tmp_path):
+    import uvicorn
+
+    from api.cli import main
+
+    ran = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port: ran.update(host=host, port=port))
+    assert main(["serve", "--host", "0.0.0.0", "--port", "8123", "--models", str(tmp_path)]) == 0
+    assert ran == {"host": "0.0.0.0", "port": 8123}
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "http", "-1"])
+def test_serve_refuses_a_port_that_is_not_one(capsys, port):
+    from api.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", f"--port={port}"])
+    assert exited.value.code == 2
+    assert "a port is a whole number from 1 to 65535" in capsys.readouterr().err
