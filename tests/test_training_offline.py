@@ -126,14 +126,15 @@ def test_training_export_and_inference_run_with_the_network_off(tiny_set, offlin
             "--export-to", str(models / "classifier.onnx"), *common], env, prefix)
 
     # A fine-tune that starts from an exported model (vision.onnx_init rebuilds a checkpoint from it),
-    # with the glyph-shape augmentation (its own trainer class).
+    # with the glyph-shape and camera-blur augmentations (their own trainer class).
     _train("vision.train_classifier",
            ["--data", str(tiny_set / "cls"), "--imgsz", "32", "--batch", "16", "--name", "classifier-ft",
             "--init", str(models / "classifier.onnx"), "--export-to", str(models / "classifier2.onnx"),
-            "--glyph-aug", *common],
+            "--glyph-aug", "--blur-aug", *common],
            env, prefix)
     assert (tmp_path / "runs" / "classifier-ft-init.pt").exists()
-    assert json.loads((models / "classifier2.json").read_text())["glyph_aug"] is True
+    sidecar = json.loads((models / "classifier2.json").read_text())
+    assert sidecar["glyph_aug"] is True and sidecar["blur_aug"] is True
 
     # A soup of the two (vision.soup): one network with their weights averaged, as a third classifier.
     _train("vision.soup",
@@ -175,19 +176,27 @@ def test_a_shipped_model_rebuilds_into_a_checkpoint_that_computes_the_same(model
     assert max_difference(onnx_path, reloaded, imgsz) < tolerance
 
 
-def test_the_glyph_aug_trainer_bends_training_crops_only(tiny_set, tmp_path):
+@pytest.mark.parametrize("glyph,blur", [(True, False), (False, True), (True, True)])
+def test_the_crop_aug_trainer_changes_training_crops_only(tiny_set, tmp_path, glyph, blur):
     from vision.offline import prepare_offline
-    from vision.train_classifier import glyph_aug_trainer
+    from vision.train_classifier import crop_aug_trainer
 
     prepare_offline()
-    trainer = glyph_aug_trainer(seed=0)(overrides=dict(
+    trainer = crop_aug_trainer(seed=0, glyph=glyph, blur=blur)(overrides=dict(
         model="yolo11n-cls.yaml", data=str(tiny_set / "cls"), imgsz=32, device="cpu", workers=0,
-        project=str(tmp_path), name="glyph", plots=False))
+        project=str(tmp_path), name="aug", plots=False))
     train = trainer.build_dataset(str(tiny_set / "cls" / "train"), "train")
     val = trainer.build_dataset(str(tiny_set / "cls" / "val"), "val")
-    assert type(train.torch_transforms.transforms[0]).__name__ == "_PilGlyphWarp"
-    assert all(type(t).__name__ != "_PilGlyphWarp" for t in val.torch_transforms.transforms)
+    ours = train.torch_transforms.transforms[0]
+    assert [type(a).__name__ for a in ours.augs] == ["GlyphWarp"] * glyph + ["CameraBlur"] * blur
+    assert all(type(t).__name__ != "_OnPil" for t in val.torch_transforms.transforms)
     assert train[0]["img"].shape == (3, 32, 32)
+
+
+def test_no_crop_augmentation_keeps_ultralytics_own_trainer():
+    from vision.train_classifier import crop_aug_trainer
+
+    assert crop_aug_trainer(seed=0, glyph=False, blur=False) is None
 
 
 def test_training_on_the_cpu_computes_on_every_core(tiny_set, tmp_path):

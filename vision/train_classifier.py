@@ -7,7 +7,9 @@ training set already come in every rotation (the synth engine renders them).
     python -m vision.train_classifier --data data/synth/cls --epochs 20 [--resume] [--glyph-aug]
 
 ``--glyph-aug`` also bends the glyphs and changes their stroke weight (``vision.glyph_aug``), so that
-a few hundred deck designs stand for many more; give it again with ``--resume``.
+a few hundred deck designs stand for many more; ``--blur-aug`` blurs crops in proportion to
+themselves, as far as a person could still read them (``vision.blur_aug``). Give them again with
+``--resume``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     add_common_args(p, imgsz=64, epochs=20, batch=128)
     p.add_argument("--glyph-aug", action="store_true",
                    help="elastic warp and stroke weight on training crops (vision.glyph_aug)")
+    p.add_argument("--blur-aug", action="store_true",
+                   help="defocus and motion blur on training crops, up to the legible limit (vision.blur_aug)")
     a = p.parse_args(argv)
     depth, width = a.depth or DEFAULT_DEPTH, a.width or DEFAULT_WIDTH
     classes = sorted(d.name for d in (Path(a.data) / "train").iterdir() if d.is_dir())
@@ -33,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     yaml_path = scaled_model_yaml("yolo11-cls.yaml", depth, width, 1024, nc=len(classes),
                                   out=run_dir.parent / f"{run_dir.name}.yaml")
     best = train_or_resume(
-        yaml_path, run_dir, a.resume, a.init, trainer=glyph_aug_trainer(a.seed) if a.glyph_aug else None,
+        yaml_path, run_dir, a.resume, a.init, trainer=crop_aug_trainer(a.seed, glyph=a.glyph_aug, blur=a.blur_aug),
         data=a.data, imgsz=a.imgsz, epochs=a.epochs, batch=a.batch, workers=a.workers,
         device=pick_device(a.device), seed=a.seed, fraction=a.fraction, optimizer=a.optimizer, lr0=a.lr0,
         warmup_epochs=a.warmup_epochs,
@@ -42,35 +46,46 @@ def main(argv: list[str] | None = None) -> int:
         scale=0.25,  # random-resized-crop keeps 75-100% of the crop: the index must stay in view
         auto_augment="randaugment", patience=100, cos_lr=True,
     )
-    export_unless_told_not(a, best, "classify", depth, width, "classifier.onnx", glyph_aug=a.glyph_aug)
+    export_unless_told_not(a, best, "classify", depth, width, "classifier.onnx", glyph_aug=a.glyph_aug,
+                           blur_aug=a.blur_aug)
     return 0
 
 
-def glyph_aug_trainer(seed: int):
-    """Ultralytics' classification trainer with :class:`vision.glyph_aug.GlyphWarp` put before its own
-    training transforms (validation crops are left as they are)."""
+def crop_aug_trainer(seed: int, *, glyph: bool, blur: bool):
+    """Ultralytics' classification trainer with our own crop augmentations put before its training
+    transforms (validation crops are left as they are): :class:`vision.glyph_aug.GlyphWarp` and then
+    :class:`vision.blur_aug.CameraBlur` (a blurred photo blurs whatever glyph the deck printed).
+    ``None`` when neither is asked for: Ultralytics' own trainer."""
+    if not (glyph or blur):
+        return None
     import numpy as np
     from PIL import Image
     from torchvision import transforms
     from ultralytics.models.yolo.classify import ClassificationTrainer
 
+    from vision.blur_aug import CameraBlur
     from vision.glyph_aug import GlyphWarp
 
-    class _PilGlyphWarp:
+    augs = [aug for aug, on in ((GlyphWarp(), glyph), (CameraBlur(), blur)) if on]
+
+    class _OnPil:
         def __init__(self) -> None:
-            self.warp, self.rng = GlyphWarp(), np.random.default_rng(seed)
+            self.augs, self.rng = augs, np.random.default_rng(seed)
 
         def __call__(self, im: Image.Image) -> Image.Image:
-            return Image.fromarray(self.warp(np.asarray(im), self.rng))
+            out = np.asarray(im)
+            for aug in self.augs:
+                out = aug(out, self.rng)
+            return Image.fromarray(out)
 
-    class GlyphAugTrainer(ClassificationTrainer):
+    class CropAugTrainer(ClassificationTrainer):
         def build_dataset(self, img_path: str, mode: str = "train", batch=None):
             ds = super().build_dataset(img_path, mode, batch)
             if mode == "train":
-                ds.torch_transforms = transforms.Compose([_PilGlyphWarp(), ds.torch_transforms])
+                ds.torch_transforms = transforms.Compose([_OnPil(), ds.torch_transforms])
             return ds
 
-    return GlyphAugTrainer
+    return CropAugTrainer
 
 
 if __name__ == "__main__":

@@ -56,7 +56,9 @@ def _low_freq(rng: np.random.Generator, W: int, H: int) -> np.ndarray:
     return cv2.resize(field, (W, H), interpolation=cv2.INTER_LINEAR)
 
 
-def _motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
+def motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
+    """A straight streak ``length`` px long at a random angle, normalised: a camera moved while the
+    shutter was open (also :mod:`vision.blur_aug`)."""
     n = max(3, int(length) | 1)
     k = np.zeros((n, n), np.float32)
     a = rng.uniform(0, math.pi)
@@ -102,7 +104,7 @@ def develop(rng: np.random.Generator, img: np.ndarray, card_mask: np.ndarray) ->
         focus = Focus(sigma)
     elif r < 0.75:
         length = rng.uniform(2, 7) * scale
-        out = cv2.filter2D(out, -1, _motion_kernel(rng, length))
+        out = cv2.filter2D(out, -1, motion_kernel(rng, length))
         focus = Focus(length / math.sqrt(12))
     elif r < 0.85:
         # Depth of field: sharp band, blur growing away from it (a tilted phone).
