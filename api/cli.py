@@ -161,6 +161,9 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                    help="read each photo as if taken from afar: scaled into the middle of a 12 MP frame of its "
                         "own table colour, F of its width (e.g. 0.35); not with --light (models/HISTORY.md, "
                         "Photos from afar)")
+    p.add_argument("--blur", default=None, type=float, metavar="SIGMA",
+                   help="read each photo blurred in memory: a Gaussian of SIGMA pixels of the photo as stored "
+                        "(e.g. 1.5); not with --light or --from-afar (models/HISTORY.md, Blurred photos)")
     p.add_argument("--as-shows", action="store_true",
                    help="read each photo of 4 or 5 cards in view as the count reads a show: told it holds that "
                         "many, a card short of the line makes up the number and the least sure of one card more "
@@ -223,18 +226,25 @@ def _run_eval(args: argparse.Namespace) -> int:
 
     from vision.afar import read_from_afar
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
+    from vision.blurred import MAX_SIGMA, read_blurred
     from vision.light import in_light
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
 
     if args.from_afar is not None and not 0 < args.from_afar <= 1:
         raise CliError(f"--from-afar {args.from_afar:g}: give a fraction of the frame's width, 0 < F <= 1, e.g. 0.35")
-    if args.from_afar is not None and args.light:
-        raise CliError("--from-afar and --light make a photo over each in their own way: give one of them")
+    if args.blur is not None and not 0 < args.blur <= MAX_SIGMA:
+        raise CliError(f"--blur {args.blur:g}: give a Gaussian's sigma in pixels, 0 < SIGMA <= {MAX_SIGMA:g}, e.g. 1.5")
+    given = [flag for flag, value in (("--light", args.light), ("--from-afar", args.from_afar), ("--blur", args.blur))
+             if value is not None]
+    if len(given) > 1:
+        raise CliError(f"{' and '.join(given)} make a photo over each in their own way: give one of them")
     made, made_name = None, ""  # each photo made over in memory before it is read (at most one way)
     if args.light:
         made, made_name = partial(in_light, light=args.light), f", in {args.light} light"
     elif args.from_afar is not None:
         made, made_name = partial(read_from_afar, frac=args.from_afar), f", from afar ({args.from_afar:g})"
+    elif args.blur is not None:
+        made, made_name = partial(read_blurred, sigma=args.blur), f", blurred ({args.blur:g} px)"
     config = RecognizerConfig()
     if args.second_looks is not None:
         config = replace(config, second_look_sizes=_sizes(args.second_looks))

@@ -34,7 +34,9 @@
 #      detector's own boxes on the renders: the second of three
 #  15. after the mirrored-render fix: the detector fine-tuned 2 epochs on renders as printed, each
 #      classifier fine-tuned in three rounds at falling rates (models/HISTORY.md, "Mirrored renders")
-#  16. the exports copied into models/
+#  16. the first classifier fine-tuned once more with camera blur on scenes with numbered boards and
+#      the real crops harvested again, 4 epochs (models/HISTORY.md, "Blurred photos")
+#  17. the exports copied into models/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -278,8 +280,35 @@ $PY -m vision.det_data --out data/detU data/det608/yolo@1200/0 data/det608v/yolo
     --epochs $(epochs 3) --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --depth 0.5 --width 0.375 --seed 69 \
     --name cls96UWc --resume --init runs/cls96UWb/weights/last.pt --export-to runs/export/classifier-96UWc.onnx
 
-step "16. ship"
-models_dir models detector-U classifier-96U0c classifier-96UWc
+step "16. the first classifier fine-tuned once more, with camera blur (--blur-aug): models/classifier.onnx"
+# Scenes whose board prints its counts (a board in nine of ten), none crops where the step-15
+# detector fires off the indices (numerals, pips, court figures), the real crops and real pips
+# harvested again with the step-15 models; packed small (vision.crop_pack: every synthetic index
+# crop, one copy of half the real ones, 6,000 none, a quarter of val, as WebP, what one call to a
+# lent GPU carries), then 4 epochs with each crop blurred, two in five, up to the legible limit
+# (models/HISTORY.md, "Blurred photos"; the release that added it ran this step on a lent H200).
+models_dir runs/round6 detector-U classifier-96U0c classifier-96UWc
+[ -f data/nbT/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --board-chance 0.9 --out data/nbT --n $(scenes 1400 12) --seed 5001 --split train --size 600:2200
+[ -f data/nbV/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --board-chance 0.9 --out data/nbV --n $(scenes 150 6) --seed 5002 --split val --size 600:2200
+[ -d data/nbM/train ] || $PY -m vision.mined_crops --scenes data/nbT data/nbV --out data/nbM \
+    --models "$(harvester runs/round6)" --per-scene 4 --seed 5011
+if [ ! -d data/realcls4/train ]; then
+    $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls4 \
+        --models "$(harvester runs/round6)" --copies 2 --index-confidence 0.1
+fi
+if [ ! -d data/realmid4/train ]; then
+    $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realmid4 \
+        --models "$(harvester runs/round6)" --copies 0 --middle-none 4 --seed 19
+fi
+[ -d data/clsNBpack/train ] || { $PY -m vision.cls_data --out data/clsNB nb=data/nbT/cls nbv=data/nbV/cls \
+    mined=data/nbM:2 real=data/realcls4:2 mid=data/realmid4 && $PY -m vision.crop_pack data/clsNB \
+    --out data/clsNBpack --half real_ --drop real2_ --none 6000 --val-fraction 0.25 --seed 7; }
+[ -f runs/export/classifier-96blur.onnx ] || $PY -m vision.train_classifier --data data/clsNBpack \
+    --epochs $(epochs 4) --imgsz 96 --batch 256 --lr0 0.0003 --warmup-epochs 0.1 --seed 71 --blur-aug \
+    --name cls96blur --resume --init runs/export/classifier-96U0c.onnx --export-to runs/export/classifier-96blur.onnx
+
+step "17. ship"
+models_dir models detector-U classifier-96blur classifier-96UWc
 rm -f models/classifier3.onnx models/classifier3.json  # trained on mirrored cards only: see the model card
 ls -l models/
 echo "now: .venv/bin/cribcount eval ../shared/photos/poker-cards-4 --synth 200"

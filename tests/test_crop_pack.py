@@ -1,0 +1,54 @@
+"""A crop pack: every crop of the sources kept whole, half of one repeated source, none of its
+copy, the none class capped, a share of val; WebP; the same seed makes the same pack."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.crop_pack import main, pack
+
+
+@pytest.fixture
+def crops(tmp_path):
+    root = tmp_path / "cls"
+    for split, n in (("train", 1), ("val", 1)):
+        for cls in ("5S", "none"):
+            d = root / split / cls
+            d.mkdir(parents=True)
+            names = ([f"nb_{i}.jpg" for i in range(6 * n)] + [f"real_{i}.jpg" for i in range(8 * n)]
+                     + [f"real2_{i}.jpg" for i in range(8 * n)])
+            for name in names:
+                cv2.imwrite(str(d / name), np.full((20, 20, 3), 200, np.uint8))
+    return root
+
+
+def _names(folder):
+    return sorted(p.name for p in folder.iterdir())
+
+
+def test_the_pack_keeps_whole_sources_half_of_one_none_of_its_copy(crops, tmp_path):
+    n, size = pack(crops, tmp_path / "p", half=("real_",), drop=("real2_",), none=5, val_fraction=0.25)
+    train = _names(tmp_path / "p" / "train" / "5S")
+    assert sum(f.startswith("nb_") for f in train) == 6
+    assert sum(f.startswith("real_") for f in train) == 4
+    assert not any(f.startswith("real2_") for f in train)
+    assert len(_names(tmp_path / "p" / "train" / "none")) == 5
+    assert len(_names(tmp_path / "p" / "val" / "5S")) == 22 // 4
+    assert all(f.endswith(".webp") for f in train) and size > 0
+    assert n == 10 + 5 + 2 * (22 // 4)
+
+
+def test_the_same_seed_makes_the_same_pack_and_another_another(crops, tmp_path):
+    for name, seed in (("a", 7), ("b", 7), ("c", 8)):
+        pack(crops, tmp_path / name, half=("real_",), drop=("real2_",), none=5, seed=seed)
+    assert _names(tmp_path / "a" / "train" / "none") == _names(tmp_path / "b" / "train" / "none")
+    assert _names(tmp_path / "a" / "train" / "none") != _names(tmp_path / "c" / "train" / "none")
+
+
+def test_the_command_writes_a_zip_and_refuses_a_folder_that_is_no_crop_set(crops, tmp_path, capsys):
+    assert main([str(crops), "--out", str(tmp_path / "p"), "--zip"]) == 0
+    assert (tmp_path / "p.zip").stat().st_size > 0
+    assert main([str(tmp_path), "--out", str(tmp_path / "q")]) == 2
+    assert "not a crop set" in capsys.readouterr().err
