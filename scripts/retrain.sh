@@ -300,9 +300,12 @@ if [ ! -d data/realmid4/train ]; then
     $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realmid4 \
         --models "$(harvester runs/round6)" --copies 0 --middle-none 4 --seed 19
 fi
-[ -d data/clsNBpack/train ] || { $PY -m vision.cls_data --out data/clsNB nb=data/nbT/cls nbv=data/nbV/cls \
-    mined=data/nbM:2 real=data/realcls4:2 mid=data/realmid4 && $PY -m vision.crop_pack data/clsNB \
-    --out data/clsNBpack --half real_ --drop real2_ --none 6000 --val-fraction 0.25 --seed 7; }
+if [ ! -d data/clsNBpack/train ]; then
+    $PY -m vision.cls_data --out data/clsNB nb=data/nbT/cls nbv=data/nbV/cls mined=data/nbM:2 \
+        real=data/realcls4:2 mid=data/realmid4
+    $PY -m vision.crop_pack data/clsNB --out data/clsNBpack --half real_ --drop real2_ --none 6000 \
+        --val-fraction 0.25 --seed 7
+fi
 [ -f runs/export/classifier-96blur.onnx ] || $PY -m vision.train_classifier --data data/clsNBpack \
     --epochs $(epochs 4) --imgsz 96 --batch 256 --lr0 0.0003 --warmup-epochs 0.1 --seed 71 --blur-aug \
     --name cls96blur --resume --init runs/export/classifier-96U0c.onnx --export-to runs/export/classifier-96blur.onnx

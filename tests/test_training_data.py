@@ -125,6 +125,15 @@ def test_merge_links_sources_and_repeats_only_train(tmp_path):
     assert (out / "val" / "5H").is_dir() and (out / "train" / "5H").is_dir()
 
 
+def test_a_source_of_val_crops_only_goes_to_val(tmp_path):
+    synth = crop_set(tmp_path / "synth", {"train/5H": ["a.jpg"], "val/5H": ["b.jpg"]})
+    val_only = crop_set(tmp_path / "valscenes", {"val/9C": ["c.jpg"]})
+    counts = merge(tmp_path / "merged", [Source("syn", synth), Source("v", val_only)])
+    assert counts == {"train": 1, "val": 2}
+    assert [p.name for p in (tmp_path / "merged" / "val" / "9C").iterdir()] == ["v_c.jpg"]
+    assert (tmp_path / "merged" / "train" / "9C").is_dir()  # Ultralytics wants every class in both
+
+
 def test_merge_rejects_a_folder_that_is_not_a_crop_set(tmp_path, capsys):
     assert cls_data_main(["--out", str(tmp_path / "m"), f"x={tmp_path / 'nothing'}"]) == 2
     assert "not a crop set" in capsys.readouterr().err

@@ -43,14 +43,15 @@ class Source:
 def merge(out: Path, sources: list[Source]) -> dict[str, int]:
     """Link every source's crops into ``out/{train,val}/<class>/``; returns files per split.
 
-    Validation crops are linked once whatever the repeat, so the val figure is not skewed.
+    Validation crops are linked once whatever the repeat, so the val figure is not skewed. A
+    source may hold one split only (scenes rendered ``--split val`` write ``val/`` alone).
     """
     if out.exists():
         shutil.rmtree(out)
     counts = dict.fromkeys(SPLITS, 0)
     for src in sources:
-        if not (src.root / "train").is_dir():
-            raise FileNotFoundError(f"{src.root}/train is missing: not a crop set")
+        if not any((src.root / split).is_dir() for split in SPLITS):
+            raise FileNotFoundError(f"{src.root} holds neither train/ nor val/: not a crop set")
         for split in SPLITS:
             for class_dir in sorted(p for p in (src.root / split).glob("*") if p.is_dir()):
                 dest = out / split / class_dir.name
