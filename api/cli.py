@@ -225,8 +225,8 @@ def _run_eval(args: argparse.Namespace) -> int:
     from functools import partial
 
     from vision.afar import read_from_afar
-    from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
     from vision.blurred import MAX_SIGMA, read_blurred
+    from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
     from vision.light import in_light
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
 
