@@ -384,11 +384,7 @@ def _run_count(args: argparse.Namespace) -> int:
     roles, show, verdict = result.roles, result.show, result.claim
     if args.annotate:
         drawn = CardAnnotator().annotate_show(photo.image, roles.detections, show, scale=photo.scale)
-        try:
-            written = cv2.imwrite(args.annotate, drawn)
-        except cv2.error:
-            written = False
-        if not written:
+        if not cv2.imwrite(args.annotate, drawn):  # its name was checked up front; a full disk, say
             raise CliError(f"could not write {args.annotate} ({ANNOTATE_ADVICE})")
     if args.json:
         print(CountOut.from_count(result, photo.original_size).model_dump_json())

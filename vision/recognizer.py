@@ -538,8 +538,8 @@ class Recognizer:
         if cfg.zoom_look_span and window is not None:
             x0, y0, x1, y1 = window
             largest = max([*sizes, self.detector_size(img)]) / max(img.shape[:2])
-            span = max(x1 - x0, y1 - y0, 1)  # (a window of boxes with no height has no size)
-            if cfg.zoom_look_span / span >= cfg.zoom_look_gain * largest and min(x1 - x0, y1 - y0) >= 8:
+            w, h = x1 - x0, y1 - y0
+            if min(w, h) >= 8 and cfg.zoom_look_span / max(w, h) >= cfg.zoom_look_gain * largest:
                 zoomed = self.detect_indices(np.ascontiguousarray(img[y0:y1, x0:x1]), cfg.zoom_look_span)
                 others.append(zoomed.with_(xyxy=zoomed.xyxy + np.float32([x0, y0, x0, y0])))
         if close is not None and len(close) and cfg.close_look_sizes:
