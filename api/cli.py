@@ -159,11 +159,15 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                         "balance) or both (models/HISTORY.md, Dim and warm light)")
     p.add_argument("--from-afar", default=None, type=float, metavar="F",
                    help="read each photo as if taken from afar: scaled into the middle of a 12 MP frame of its "
-                        "own table colour, F of its width (e.g. 0.35); not with --light (models/HISTORY.md, "
-                        "Photos from afar)")
+                        "own table colour, F of its width (e.g. 0.35); not with --light, --blur or --turn "
+                        "(models/HISTORY.md, Photos from afar)")
     p.add_argument("--blur", default=None, type=float, metavar="SIGMA",
                    help="read each photo blurred in memory: a Gaussian of SIGMA pixels of the photo as stored "
-                        "(e.g. 1.5); not with --light or --from-afar (models/HISTORY.md, Blurred photos)")
+                        "(e.g. 1.5); not with --light, --from-afar or --turn (models/HISTORY.md, Blurred photos)")
+    p.add_argument("--turn", default=None, type=float, metavar="DEG",
+                   help="read each photo turned anticlockwise by DEG degrees in memory (e.g. 45; 0 saves it again "
+                        "only, the control); not with --light, --from-afar or --blur (models/HISTORY.md, Cards at "
+                        "an angle)")
     p.add_argument("--as-shows", action="store_true",
                    help="read each photo of 4 or 5 cards in view as the count reads a show: told it holds that "
                         "many, a card short of the line makes up the number and the least sure of one card more "
@@ -229,13 +233,16 @@ def _run_eval(args: argparse.Namespace) -> int:
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
     from vision.light import in_light
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
+    from vision.turned import read_turned
 
     if args.from_afar is not None and not 0 < args.from_afar <= 1:
         raise CliError(f"--from-afar {args.from_afar:g}: give a fraction of the frame's width, 0 < F <= 1, e.g. 0.35")
     if args.blur is not None and not 0 < args.blur <= MAX_SIGMA:
         raise CliError(f"--blur {args.blur:g}: give a Gaussian's sigma in pixels, 0 < SIGMA <= {MAX_SIGMA:g}, e.g. 1.5")
-    given = [flag for flag, value in (("--light", args.light), ("--from-afar", args.from_afar), ("--blur", args.blur))
-             if value is not None]
+    if args.turn is not None and not -360 <= args.turn <= 360:
+        raise CliError(f"--turn {args.turn:g}: give degrees anticlockwise, -360 <= DEG <= 360, e.g. 45")
+    given = [flag for flag, value in (("--light", args.light), ("--from-afar", args.from_afar), ("--blur", args.blur),
+                                      ("--turn", args.turn)) if value is not None]
     if len(given) > 1:
         raise CliError(f"{' and '.join(given)} make a photo over each in their own way: give one of them")
     made, made_name = None, ""  # each photo made over in memory before it is read (at most one way)
@@ -245,6 +252,8 @@ def _run_eval(args: argparse.Namespace) -> int:
         made, made_name = partial(read_from_afar, frac=args.from_afar), f", from afar ({args.from_afar:g})"
     elif args.blur is not None:
         made, made_name = partial(read_blurred, sigma=args.blur), f", blurred ({args.blur:g} px)"
+    elif args.turn is not None:
+        made, made_name = partial(read_turned, degrees=args.turn), f", turned {args.turn:g} degrees"
     config = RecognizerConfig()
     if args.second_looks is not None:
         config = replace(config, second_look_sizes=_sizes(args.second_looks))

@@ -33,13 +33,18 @@ def from_afar(img: np.ndarray, frac: float, rng: np.random.Generator, frame: tup
     s = min(frac * fw / w, fh / h)
     small = cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))),
                        interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
-    border = np.concatenate([img[:5].reshape(-1, 3), img[-5:].reshape(-1, 3),
-                             img[:, :5].reshape(-1, 3), img[:, -5:].reshape(-1, 3)])
-    table = np.median(border, axis=0).astype(np.float32)
-    canvas = np.clip(table + rng.normal(0.0, 3.0, (fh, fw, 3)).astype(np.float32), 0, 255).astype(np.uint8)
+    canvas = np.clip(table_colour(img) + rng.normal(0.0, 3.0, (fh, fw, 3)).astype(np.float32), 0, 255).astype(np.uint8)
     y, x = (fh - small.shape[0]) // 2, (fw - small.shape[1]) // 2
     canvas[y:y + small.shape[0], x:x + small.shape[1]] = small
     return canvas
+
+
+def table_colour(img: np.ndarray) -> np.ndarray:
+    """The colour of the table ``img`` (BGR) was taken on: the median of its 5 px border, where a
+    photo of cards shows the table rather than the cards. Float32, (3,)."""
+    border = np.concatenate([img[:5].reshape(-1, 3), img[-5:].reshape(-1, 3),
+                             img[:, :5].reshape(-1, 3), img[:, -5:].reshape(-1, 3)])
+    return np.median(border, axis=0).astype(np.float32)
 
 
 def afar_jpeg(path: Path, frac: float, quality: int = 90) -> bytes:
