@@ -21,6 +21,7 @@ such set is weak evidence for a model, and wants a second set before it is belie
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import math
@@ -279,6 +280,29 @@ def load_labelled(folder: str | Path) -> list[LabelledPhoto]:
     if not photos:
         raise ValueError(f"{folder} has no cards.csv and no synth label files")
     return photos
+
+
+def rendered_sets_from_args(prog: str, description: str, argv: list[str] | None):
+    """The command line of the tools that read rendered sets by their labels' index quads
+    (``vision.miss_reasons``, ``vision.oracle_boxes``): the sets' folders and ``--models``. Returns
+    the recognizer and, per folder, its photos with synth labels; a folder without any is a usage
+    error, said before anything is read."""
+    from vision.recognizer import MODELS_DIR, Recognizer
+
+    p = argparse.ArgumentParser(prog=prog, description=description)
+    p.add_argument("folders", nargs="+", help="rendered sets (cribcount synth output, JSON labels)")
+    p.add_argument("--models", default=str(MODELS_DIR), help="folder with the models to read with")
+    a = p.parse_args(argv)
+    sets = []
+    for folder in a.folders:
+        try:
+            photos = [ph for ph in load_labelled(folder) if ph.path.with_suffix(".json").is_file()]
+        except ValueError as e:
+            p.error(str(e))
+        if not photos:
+            p.error(f"{folder}: no synthetic labels (this needs the index quads cribcount synth writes)")
+        sets.append((folder, photos))
+    return Recognizer(a.models), sets
 
 
 def evaluate(photos: Iterable[LabelledPhoto], recognize: Callable[[Path], Detections], name: str) -> EvalReport:

@@ -22,7 +22,6 @@ line per missed card with its photo, deck and its best few boxes (detector score
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections import Counter
 from pathlib import Path
@@ -30,9 +29,9 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import Detections
-from vision.evaluate import load_labelled
+from vision.evaluate import rendered_sets_from_args
 from vision.image_io import read_photo
-from vision.recognizer import MODELS_DIR, Recognizer
+from vision.recognizer import Recognizer
 from vision.synth.scene import READABLE_VISIBLE_FRACTION
 
 REASONS = ("no box", "read none", "misread", "below the line", "read right, not output")
@@ -89,18 +88,8 @@ def missed_cards(rec: Recognizer, label_path: Path, read: set[str]) -> list[tupl
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vision.miss_reasons", description=__doc__.splitlines()[0])
-    p.add_argument("folders", nargs="+", help="rendered sets (cribcount synth output, JSON labels)")
-    p.add_argument("--models", default=str(MODELS_DIR), help="folder with the models to read with")
-    a = p.parse_args(argv)
-    rec = Recognizer(a.models)
-    for folder in a.folders:
-        try:
-            photos = [ph for ph in load_labelled(folder) if ph.path.with_suffix(".json").is_file()]
-        except ValueError as e:
-            p.error(str(e))
-        if not photos:
-            p.error(f"{folder}: no synthetic labels (this needs the index quads cribcount synth writes)")
+    rec, sets = rendered_sets_from_args("python -m vision.miss_reasons", __doc__.splitlines()[0], argv)
+    for folder, photos in sets:
         counts: Counter[str] = Counter()
         lines = []
         for ph in photos:

@@ -15,7 +15,6 @@ often than an upright one, and this is how that was told apart from the reading 
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 from collections import Counter
@@ -25,9 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import Detections, Expected
-from vision.evaluate import EvalReport, evaluate, load_labelled
+from vision.evaluate import EvalReport, evaluate, rendered_sets_from_args
 from vision.image_io import read_photo
-from vision.recognizer import MODELS_DIR, Recognizer
+from vision.recognizer import Recognizer
 from vision.synth.scene import READABLE_VISIBLE_FRACTION
 
 SPARSE_LAYOUTS = frozenset({"row", "spread"})
@@ -92,18 +91,8 @@ def by_layout_and_angle(report: EvalReport) -> dict[str, tuple[int, int]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vision.oracle_boxes", description=__doc__.splitlines()[0])
-    p.add_argument("folders", nargs="+", help="rendered sets (cribcount synth output, JSON labels)")
-    p.add_argument("--models", default=str(MODELS_DIR), help="folder with the models to read with")
-    a = p.parse_args(argv)
-    rec = Recognizer(a.models)
-    for folder in a.folders:
-        try:
-            photos = [ph for ph in load_labelled(folder) if ph.path.with_suffix(".json").is_file()]
-        except ValueError as e:
-            p.error(str(e))
-        if not photos:
-            p.error(f"{folder}: no synthetic labels (this needs the index quads cribcount synth writes)")
+    rec, sets = rendered_sets_from_args("python -m vision.oracle_boxes", __doc__.splitlines()[0], argv)
+    for folder, photos in sets:
         reports = [("the recognizer", evaluate(photos, rec.recognize, folder)),
                    ("from the label boxes", evaluate(photos, reading_label_boxes(rec), folder))]
         print(f"{folder}: {len(photos)} photos, {reports[0][1].cards} required cards")
