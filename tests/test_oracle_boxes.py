@@ -97,3 +97,9 @@ def test_a_folder_of_photos_without_render_labels_is_a_clear_error(tmp_path, cap
     with pytest.raises(SystemExit) as e:
         main([str(tmp_path)])
     assert e.value.code == 2 and "no synthetic labels" in capsys.readouterr().err
+
+
+def test_a_models_folder_without_the_models_is_a_clear_error(labelled_sample, tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main([str(labelled_sample), "--models", str(tmp_path / "none")])
+    assert e.value.code == 2 and "detector.onnx is missing" in capsys.readouterr().err

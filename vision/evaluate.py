@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -37,6 +38,9 @@ import numpy as np
 from scorer.cards import Card, parse_cards
 from vision.detections import Detections, Expected
 from vision.starter import SHOW_CARDS, surest
+
+if TYPE_CHECKING:
+    from vision.recognizer import Recognizer
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp"}
 SHOW_GROUP, BIGGER_GROUP = f"up to {SHOW_CARDS} (a show)", f"{SHOW_CARDS + 1} or more"
@@ -282,12 +286,13 @@ def load_labelled(folder: str | Path) -> list[LabelledPhoto]:
     return photos
 
 
-def rendered_sets_from_args(prog: str, description: str, argv: list[str] | None):
+def rendered_sets_from_args(prog: str, description: str,
+                            argv: list[str] | None) -> tuple[Recognizer, list[tuple[str, list[LabelledPhoto]]]]:
     """The command line of the tools that read rendered sets by their labels' index quads
     (``vision.miss_reasons``, ``vision.oracle_boxes``): the sets' folders and ``--models``. Returns
-    the recognizer and, per folder, its photos with synth labels; a folder without any is a usage
-    error, said before anything is read."""
-    from vision.recognizer import MODELS_DIR, Recognizer
+    the recognizer and, per folder, its photos with synth labels; a folder without any, or a models
+    folder without the models, is a usage error, said before anything is read."""
+    from vision.recognizer import MODELS_DIR, ModelMissingError, Recognizer
 
     p = argparse.ArgumentParser(prog=prog, description=description)
     p.add_argument("folders", nargs="+", help="rendered sets (cribcount synth output, JSON labels)")
@@ -302,7 +307,10 @@ def rendered_sets_from_args(prog: str, description: str, argv: list[str] | None)
         if not photos:
             p.error(f"{folder}: no synthetic labels (this needs the index quads cribcount synth writes)")
         sets.append((folder, photos))
-    return Recognizer(a.models), sets
+    try:
+        return Recognizer(a.models), sets
+    except ModelMissingError as e:
+        p.error(str(e))
 
 
 def evaluate(photos: Iterable[LabelledPhoto], recognize: Callable[[Path], Detections], name: str) -> EvalReport:
