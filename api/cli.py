@@ -228,19 +228,20 @@ def _run_eval(args: argparse.Namespace) -> int:
     from dataclasses import replace
     from functools import partial
 
-    from vision.afar import read_from_afar
-    from vision.blurred import MAX_SIGMA, read_blurred
+    from vision.afar import check_frac, read_from_afar
+    from vision.blurred import check_sigma, read_blurred
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
     from vision.light import in_light
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
-    from vision.turned import read_turned
+    from vision.turned import check_degrees, read_turned
 
-    if args.from_afar is not None and not 0 < args.from_afar <= 1:
-        raise CliError(f"--from-afar {args.from_afar:g}: give a fraction of the frame's width, 0 < F <= 1, e.g. 0.35")
-    if args.blur is not None and not 0 < args.blur <= MAX_SIGMA:
-        raise CliError(f"--blur {args.blur:g}: give a Gaussian's sigma in pixels, 0 < SIGMA <= {MAX_SIGMA:g}, e.g. 1.5")
-    if args.turn is not None and not -360 <= args.turn <= 360:
-        raise CliError(f"--turn {args.turn:g}: give degrees anticlockwise, -360 <= DEG <= 360, e.g. 45")
+    for flag, value, check in (("--from-afar", args.from_afar, check_frac), ("--blur", args.blur, check_sigma),
+                               ("--turn", args.turn, check_degrees)):
+        if value is not None:
+            try:
+                check(value)  # the module's own range, said under the flag's name
+            except ValueError as e:
+                raise CliError(f"{flag} {value:g}: {e}") from None
     given = [flag for flag, value in (("--light", args.light), ("--from-afar", args.from_afar), ("--blur", args.blur),
                                       ("--turn", args.turn)) if value is not None]
     if len(given) > 1:

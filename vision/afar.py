@@ -27,7 +27,7 @@ def from_afar(img: np.ndarray, frac: float, rng: np.random.Generator, frame: tup
     """``img`` (BGR uint8) scaled to ``frac`` of the frame's width (less where its height would
     not fit) in the middle of a ``frame`` of its own table colour: the median of its border, with
     a little sensor noise so the table is not flat."""
-    _check_frac(frac)
+    check_frac(frac)
     h, w = img.shape[:2]
     fw, fh = frame
     s = min(frac * fw / w, fh / h)
@@ -55,10 +55,11 @@ def afar_jpeg(path: Path, frac: float, quality: int = 90) -> bytes:
 def read_from_afar(recognize: Callable[..., Detections], frac: float) -> Callable[..., Detections]:
     """``recognize`` (a path, and optionally what the photo holds) reading each photo taken from
     afar, its width ``frac`` of a 12 MP frame's."""
-    _check_frac(frac)
+    check_frac(frac)
     return reading_made(recognize, lambda path: afar_jpeg(path, frac))
 
 
-def _check_frac(frac: float) -> None:
+def check_frac(frac: float) -> None:
+    """Raise ``ValueError`` unless ``frac`` is a photo from afar this module makes (the CLI names its flag)."""
     if not 0 < frac <= 1:
-        raise ValueError(f"a photo from afar takes 0 < frac <= 1 of the frame's width, not {frac}")
+        raise ValueError("give a fraction of the frame's width, 0 < F <= 1, e.g. 0.35")

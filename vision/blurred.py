@@ -24,7 +24,7 @@ MAX_SIGMA = 10.0
 
 def blurred(img: np.ndarray, sigma: float) -> np.ndarray:
     """``img`` (BGR uint8) through a defocus blur: a Gaussian of ``sigma`` px."""
-    _check_sigma(sigma)
+    check_sigma(sigma)
     return cv2.GaussianBlur(img, (0, 0), sigma)
 
 
@@ -35,10 +35,11 @@ def blurred_jpeg(path: Path, sigma: float, quality: int = 90) -> bytes:
 
 def read_blurred(recognize: Callable[..., Detections], sigma: float) -> Callable[..., Detections]:
     """``recognize`` (a path, and optionally what the photo holds) reading each photo blurred by ``sigma`` px."""
-    _check_sigma(sigma)
+    check_sigma(sigma)
     return reading_made(recognize, lambda path: blurred_jpeg(path, sigma))
 
 
-def _check_sigma(sigma: float) -> None:
+def check_sigma(sigma: float) -> None:
+    """Raise ``ValueError`` unless ``sigma`` is a blur this module makes (the CLI names its flag)."""
     if not 0 < sigma <= MAX_SIGMA:
-        raise ValueError(f"a blur takes 0 < sigma <= {MAX_SIGMA:g} px, not {sigma}")
+        raise ValueError(f"give a Gaussian's sigma in pixels, 0 < SIGMA <= {MAX_SIGMA:g}, e.g. 1.5")

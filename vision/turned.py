@@ -25,7 +25,7 @@ from vision.light import made_jpeg, reading_made
 
 def turned(img: np.ndarray, degrees: float) -> np.ndarray:
     """``img`` (BGR uint8) turned anticlockwise by ``degrees``, on a canvas that holds all of it."""
-    _check_degrees(degrees)
+    check_degrees(degrees)
     quarters, rest = divmod(degrees % 360, 90)
     if rest == 0:
         return np.ascontiguousarray(np.rot90(img, int(quarters)))
@@ -45,10 +45,11 @@ def turned_jpeg(path: Path, degrees: float, quality: int = 92) -> bytes:
 
 def read_turned(recognize: Callable[..., Detections], degrees: float) -> Callable[..., Detections]:
     """``recognize`` (a path, and optionally what the photo holds) reading each photo turned by ``degrees``."""
-    _check_degrees(degrees)
+    check_degrees(degrees)
     return reading_made(recognize, lambda path: turned_jpeg(path, degrees))
 
 
-def _check_degrees(degrees: float) -> None:
+def check_degrees(degrees: float) -> None:
+    """Raise ``ValueError`` unless ``degrees`` is a turn this module makes (the CLI names its flag)."""
     if not -360 <= degrees <= 360:  # NaN fails this too
-        raise ValueError(f"a turn takes -360 <= degrees <= 360, not {degrees}")
+        raise ValueError("give degrees anticlockwise, -360 <= DEG <= 360, e.g. 45")
