@@ -26,7 +26,7 @@ import numpy as np
 from vision.detections import Detections, Expected
 from vision.evaluate import EvalReport, evaluate, rendered_sets_from_args
 from vision.image_io import read_photo
-from vision.recognizer import Recognizer
+from vision.recognizer import Recognizer, in_photo_pixels
 from vision.synth.scene import READABLE_VISIBLE_FRACTION
 
 SPARSE_LAYOUTS = frozenset({"row", "spread"})
@@ -69,10 +69,7 @@ def reading_label_boxes(rec: Recognizer) -> Callable[..., Detections]:
         if not len(boxes):
             return Detections.empty()
         indices = Detections(xyxy=boxes, confidence=np.ones(len(boxes), np.float32))
-        cards = rec.merge_by_card(indices, rec.classify(img, indices), expected)
-        s = photo.scale
-        return cards if s == 1 or not len(cards) else cards.with_(
-            xyxy=cards.xyxy * s, quad=cards.quad * s, indices=tuple(i * s for i in cards.indices))
+        return in_photo_pixels(rec.merge_by_card(indices, rec.classify(img, indices), expected), photo.scale)
     return read
 
 

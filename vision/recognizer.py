@@ -682,10 +682,7 @@ class Recognizer:
                 probs = np.stack([probs[g].mean(axis=0) for g in groups])
         if looked_again or expected is not None:
             cards = self.merge_by_card(boxes, probs, expected)
-        if photo.scale == 1 or not len(cards):
-            return cards
-        s = photo.scale
-        return cards.with_(xyxy=cards.xyxy * s, quad=cards.quad * s, indices=tuple(i * s for i in cards.indices))
+        return in_photo_pixels(cards, photo.scale)
 
     def recognize(self, image: str | Path | bytes | np.ndarray, expected: Expected | None = None) -> Detections:
         """Cards in a photo given as a path, encoded bytes, a BGR array or a Pillow image
@@ -698,6 +695,14 @@ class Recognizer:
         else:
             photo = photo_from_array(image, min_long_side=size)
         return self.recognize_photo(photo, expected)
+
+
+def in_photo_pixels(cards: Detections, scale: float) -> Detections:
+    """``cards`` found on a photo decoded ``scale`` times smaller, with their boxes in the photo's own pixels."""
+    if scale == 1 or not len(cards):
+        return cards
+    return cards.with_(xyxy=cards.xyxy * scale, quad=cards.quad * scale,
+                       indices=tuple(i * scale for i in cards.indices))
 
 
 @lru_cache(maxsize=1)
