@@ -52,3 +52,16 @@ def test_the_command_writes_a_zip_and_refuses_a_folder_that_is_no_crop_set(crops
     assert (tmp_path / "p.zip").stat().st_size > 0
     assert main([str(tmp_path), "--out", str(tmp_path / "q")]) == 2
     assert "not a crop set" in capsys.readouterr().err
+
+
+def test_max_side_shrinks_only_the_crops_larger_than_it(tmp_path):
+    root = tmp_path / "cls"
+    for split in ("train", "val"):
+        d = root / split / "5S"
+        d.mkdir(parents=True)
+        cv2.imwrite(str(d / "big.jpg"), np.full((160, 120, 3), 200, np.uint8))
+        cv2.imwrite(str(d / "small.jpg"), np.full((40, 40, 3), 200, np.uint8))
+    pack(root, tmp_path / "p", val_fraction=1.0, max_side=96)
+    big = cv2.imread(str(tmp_path / "p" / "train" / "5S" / "big.webp"))
+    small = cv2.imread(str(tmp_path / "p" / "train" / "5S" / "small.webp"))
+    assert big.shape[:2] == (96, 72) and small.shape[:2] == (40, 40)

@@ -216,3 +216,17 @@ def test_training_on_the_cpu_computes_on_every_core(tiny_set, tmp_path):
     ClassificationTrainer(overrides=dict(model="yolo11n-cls.yaml", data=str(tiny_set / "cls"), imgsz=32, device="cpu",
                                          project=str(tmp_path), name="cores", plots=False), _callbacks=model.callbacks)
     assert torch.get_num_threads() == cpu_count()
+
+
+@pytest.mark.parametrize("command", ["vision.train_classifier", "vision.train_detector"])
+def test_hours_hands_ultralytics_a_time_budget_and_epochs_stay_the_default(command, tiny_set, tmp_path, monkeypatch):
+    import importlib
+
+    module = importlib.import_module(command)
+    seen = []
+    monkeypatch.setattr(module, "train_or_resume", lambda *a, **k: seen.append(k) or tmp_path / "best.pt")
+    data = tiny_set / ("cls" if command.endswith("classifier") else "yolo/data.yaml")
+    common = ["--data", str(data), "--project", str(tmp_path), "--no-export", "--device", "cpu"]
+    module.main([*common, "--hours", "0.25"])
+    module.main(common)
+    assert seen[0]["time"] == 0.25 and seen[1]["time"] is None

@@ -6,6 +6,8 @@ of those named ``--half`` (a source repeated by :mod:`vision.cls_data` keeps one
 the copy), ``--none`` of the ``none`` class at most, and ``--val-fraction`` of the val split,
 drawn with one seeded generator in a fixed order, so the same set and arguments give the same
 pack. WebP at quality 75 is a third of the JPEGs' bytes; the training reads it as it reads JPEG.
+``--max-side`` shrinks a crop larger than the classifier's input to it first (area averaging): the
+training resizes every crop to that size anyway, and a 160 px crop costs two and a half 96 px ones.
 
     python -m vision.crop_pack data/clsNB --out data/clsNBpack --half real_ --drop real2_ \\
         --none 6000 --val-fraction 0.25 --seed 7 [--zip]
@@ -35,7 +37,8 @@ def pick(files: list[Path], split: str, cls: str, rng: random.Random, *, half: t
 
 
 def pack(src: Path, out: Path, *, half: tuple[str, ...] = (), drop: tuple[str, ...] = (), none: int = 6000,
-         val_fraction: float = 0.25, quality: int = 75, seed: int = 7) -> tuple[int, int]:
+         val_fraction: float = 0.25, quality: int = 75, seed: int = 7,
+         max_side: int | None = None) -> tuple[int, int]:
     """Write the pack of ``src`` (train/ and val/ class folders) to ``out``; returns (crops, bytes)."""
     if not (src / "train").is_dir():
         raise FileNotFoundError(f"{src}/train is missing: not a crop set")
@@ -52,6 +55,10 @@ def pack(src: Path, out: Path, *, half: tuple[str, ...] = (), drop: tuple[str, .
                 img = cv2.imread(str(f))
                 if img is None:
                     raise ValueError(f"{f}: not an image")
+                if max_side and max(img.shape[:2]) > max_side:
+                    scale = max_side / max(img.shape[:2])
+                    size_wh = (max(1, round(img.shape[1] * scale)), max(1, round(img.shape[0] * scale)))
+                    img = cv2.resize(img, size_wh, interpolation=cv2.INTER_AREA)
                 data = cv2.imencode(".webp", img, [cv2.IMWRITE_WEBP_QUALITY, quality])[1].tobytes()
                 (dest / f"{f.stem}.webp").write_bytes(data)
                 n, size = n + 1, size + len(data)
@@ -68,11 +75,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--val-fraction", type=float, default=0.25, help="this share of each val class")
     p.add_argument("--quality", type=int, default=75, help="WebP quality")
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--max-side", type=int, default=None, help="shrink larger crops to this many px (area)")
     p.add_argument("--zip", action="store_true", help="also write OUT.zip (stored, not compressed: WebP is)")
     a = p.parse_args(argv)
     try:
         n, size = pack(a.src, a.out, half=tuple(a.half), drop=tuple(a.drop), none=a.none,
-                       val_fraction=a.val_fraction, quality=a.quality, seed=a.seed)
+                       val_fraction=a.val_fraction, quality=a.quality, seed=a.seed,
+                       max_side=a.max_side)
     except (FileNotFoundError, ValueError) as e:
         print(f"crop_pack: {e}", file=sys.stderr)
         return 2

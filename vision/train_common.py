@@ -52,6 +52,10 @@ def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batc
     p.add_argument("--name", required=False, help="run name (a folder under --project)")
     p.add_argument("--imgsz", type=int, default=imgsz, help="training image size in px")
     p.add_argument("--epochs", type=int, default=epochs, help="total epochs")
+    # A lent GPU is lent for minutes: Ultralytics' time mode re-plans the epochs (and the cosine
+    # schedule with them) after each one, so the run ends annealed inside the lease.
+    p.add_argument("--hours", type=float, default=None,
+                   help="train for this long instead of --epochs (the schedule is fitted to it)")
     p.add_argument("--batch", type=int, default=batch, help="batch size")
     p.add_argument("--workers", type=int, default=2,
                    help="data-loader processes on a GPU (on the CPU Ultralytics loads in the training process)")
