@@ -3,6 +3,8 @@ copy, the none class capped, a share of val; WebP; the same seed makes the same 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -65,3 +67,14 @@ def test_max_side_shrinks_only_the_crops_larger_than_it(tmp_path):
     big = cv2.imread(str(tmp_path / "p" / "train" / "5S" / "big.webp"))
     small = cv2.imread(str(tmp_path / "p" / "train" / "5S" / "small.webp"))
     assert big.shape[:2] == (96, 72) and small.shape[:2] == (40, 40)
+
+
+def test_zip_parts_split_the_pack_and_together_hold_every_crop_once(crops, tmp_path):
+    import zipfile
+
+    assert main([str(crops), "--out", str(tmp_path / "p"), "--zip-parts", "3"]) == 0
+    parts = [tmp_path / f"p.{i}.zip" for i in (1, 2, 3)]
+    names = [n for part in parts for n in zipfile.ZipFile(part).namelist()]
+    packed = sorted(str(Path("p") / f.relative_to(tmp_path / "p")) for f in (tmp_path / "p").rglob("*.webp"))
+    assert sorted(names) == packed and len(set(names)) == len(names)
+    assert all(len(zipfile.ZipFile(part).namelist()) >= len(packed) // 3 for part in parts)

@@ -10,7 +10,7 @@ pack. WebP at quality 75 is a third of the JPEGs' bytes; the training reads it a
 training resizes every crop to that size anyway, and a 160 px crop costs two and a half 96 px ones.
 
     python -m vision.crop_pack data/clsNB --out data/clsNBpack --half real_ --drop real2_ \\
-        --none 6000 --val-fraction 0.25 --seed 7 [--zip]
+        --none 6000 --val-fraction 0.25 --seed 7 [--zip | --zip-parts N] [--max-side 96]
 """
 
 from __future__ import annotations
@@ -77,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--max-side", type=int, default=None, help="shrink larger crops to this many px (area)")
     p.add_argument("--zip", action="store_true", help="also write OUT.zip (stored, not compressed: WebP is)")
+    p.add_argument("--zip-parts", type=int, default=1, help="write OUT.1.zip ... OUT.N.zip instead, every Nth crop each")
     a = p.parse_args(argv)
     try:
         n, size = pack(a.src, a.out, half=tuple(a.half), drop=tuple(a.drop), none=a.none,
@@ -85,14 +86,28 @@ def main(argv: list[str] | None = None) -> int:
     except (FileNotFoundError, ValueError) as e:
         print(f"crop_pack: {e}", file=sys.stderr)
         return 2
-    if a.zip:
-        import zipfile
-
-        with zipfile.ZipFile(a.out.with_suffix(".zip"), "w", zipfile.ZIP_STORED) as z:
-            for f in sorted(a.out.rglob("*.webp")):
-                z.write(f, Path(a.out.name) / f.relative_to(a.out))
+    if a.zip or a.zip_parts > 1:
+        for z in write_zips(a.out, a.zip_parts):
+            print(f"{z}: {z.stat().st_size / 1e6:.1f} MB")
     print(f"{a.out}: {n} crops, {size / 1e6:.1f} MB")
     return 0
+
+
+def write_zips(out: Path, parts: int = 1) -> list[Path]:
+    """The pack as ``OUT.zip`` (stored, not compressed: WebP is), or as ``OUT.1.zip`` ... ``OUT.N.zip``
+    holding every Nth crop each, when one call to a lent GPU cannot carry the whole pack beside the
+    working tree; unzipped into one folder, the parts are the pack again."""
+    import zipfile
+
+    names = [out.with_suffix(".zip")] if parts <= 1 else [out.with_suffix(f".{i}.zip") for i in range(1, parts + 1)]
+    zips = [zipfile.ZipFile(name, "w", zipfile.ZIP_STORED) for name in names]
+    try:
+        for i, f in enumerate(sorted(out.rglob("*.webp"))):
+            zips[i % len(zips)].write(f, Path(out.name) / f.relative_to(out))
+    finally:
+        for z in zips:
+            z.close()
+    return names
 
 
 if __name__ == "__main__":

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Train a classifier on a lent GPU (the `device` tool's machine), from a crop pack carried in parts.
+# It runs THERE, in the copy of the working tree the tool makes; nothing here calls it. Each call is
+# sent the tracked tree (about 32 MB, the models most of it) and at most 64 MiB in all, so a pack
+# travels in parts, one a call, and waits in /tmp/crib between calls while the machine stays warm
+# (30 s; a carried folder is replaced whole on the next call, /tmp is not). models/HISTORY.md
+# ("A wider classifier from scratch on a lent GPU") says what it was used for and how long it took.
+#
+# Here, once (PyPI reaches this machine, not that one; the image there has torch but no Ultralytics):
+#   echo /.whl/ >> .git/info/exclude; echo /.devdata/ >> .git/info/exclude
+#   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
+#       --platform manylinux2014_x86_64 -d .whl ultralytics==8.4.190 ultralytics-thop==2.2.3 ultralytics-platform
+#   .venv/bin/python -m vision.crop_pack data/clsG --out .devdata/clsGpack --zip-parts 3 --max-side 96 ...
+# Then one `device run` a part, carrying [".whl", ".devdata/clsGpack.N.zip", ...]:
+#   bash scripts/gpu_train.sh .devdata clsGpack                               # unpack only
+#   bash scripts/gpu_train.sh .devdata clsGpack --hours 0.13 --width 0.375 --blur-aug ...   # last part: train
+# The trained checkpoints (best.pt, last.pt, stripped: a few MB) and results.csv come back in $OUT;
+# export them here with vision.train_common.export_onnx.
+set -euo pipefail
+ZIPS=$1 PACK=$2
+shift 2
+T=/tmp/crib
+mkdir -p "$T"
+export PYTHONUNBUFFERED=1
+if [ ! -d "$T/site/ultralytics" ]; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$T/site" .whl/*.whl
+    # Ultralytics imports polars only to read back its results.csv, inside a try; the wheel is 50 MB.
+    mkdir -p "$T/site/polars"
+    echo 'def read_csv(*a, **k): raise RuntimeError("polars is not installed here")' > "$T/site/polars/__init__.py"
+fi
+export PYTHONPATH="$T/site:$PWD" YOLO_CONFIG_DIR="$T/yolo"
+if [ ! -f "$T/yolo/Ultralytics/Arial.ttf" ]; then  # vision.offline wants a font; there is no Debian one there
+    mkdir -p "$T/yolo/Ultralytics"
+    font=$(python3 -c "import matplotlib, os; print(os.path.join(os.path.dirname(matplotlib.__file__), 'mpl-data/fonts/ttf/DejaVuSans.ttf'))")
+    cp "$font" "$T/yolo/Ultralytics/Arial.ttf"
+    cp "$font" "$T/yolo/Ultralytics/Arial.Unicode.ttf"
+fi
+for z in "$ZIPS"/"$PACK"*.zip; do
+    [ -e "$z" ] || continue
+    done_mark="$T/$(basename "$z").done"
+    [ -f "$done_mark" ] || { python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])" "$z" "$T/packs" && touch "$done_mark"; }
+done
+echo "crops unpacked: $(find "$T/packs/$PACK" -name '*.webp' | wc -l)"
+[ $# -gt 0 ] || exit 0
+nvidia-smi -L || true
+# An absolute --project: Ultralytics puts a relative one under runs/classify/.
+python3 -m vision.train_classifier --data "$T/packs/$PACK" --project "$T/runs" --name gpu --no-export \
+    --workers 14 --batch 256 "$@" 2>&1 | grep -v "━" || true
+mkdir -p "${OUT:-.}"
+cp "$T/runs/gpu/weights/best.pt" "$T/runs/gpu/weights/last.pt" "$T/runs/gpu/results.csv" "${OUT:-.}/"
