@@ -78,3 +78,10 @@ def test_zip_parts_split_the_pack_and_together_hold_every_crop_once(crops, tmp_p
     packed = sorted(str(Path("p") / f.relative_to(tmp_path / "p")) for f in (tmp_path / "p").rglob("*.webp"))
     assert sorted(names) == packed and len(set(names)) == len(names)
     assert all(len(zipfile.ZipFile(part).namelist()) >= len(packed) // 3 for part in parts)
+
+
+@pytest.mark.parametrize("flag", [["--zip-parts", "0"], ["--max-side", "0"]])
+def test_parts_and_sides_below_one_are_refused(crops, tmp_path, flag, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main([str(crops), "--out", str(tmp_path / "p"), *flag])
+    assert stop.value.code == 2 and "must be 1 or more" in capsys.readouterr().err

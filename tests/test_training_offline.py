@@ -219,7 +219,7 @@ def test_training_on_the_cpu_computes_on_every_core(tiny_set, tmp_path):
 
 
 @pytest.mark.parametrize("command", ["vision.train_classifier", "vision.train_detector"])
-def test_hours_hands_ultralytics_a_time_budget_and_epochs_stay_the_default(command, tiny_set, tmp_path, monkeypatch):
+def test_hours_hands_ultralytics_a_time_budget_and_no_budget_without_it(command, tiny_set, tmp_path, monkeypatch):
     import importlib
 
     module = importlib.import_module(command)
@@ -230,3 +230,12 @@ def test_hours_hands_ultralytics_a_time_budget_and_epochs_stay_the_default(comma
     module.main([*common, "--hours", "0.25"])
     module.main(common)
     assert seen[0]["time"] == 0.25 and seen[1]["time"] is None
+
+
+@pytest.mark.parametrize("hours", ["0", "-1", "soon"])
+def test_hours_that_are_no_time_to_train_are_refused(hours, capsys):
+    from vision.train_classifier import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--data", "anywhere", "--hours", hours])
+    assert stop.value.code == 2 and "--hours" in capsys.readouterr().err

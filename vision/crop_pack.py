@@ -79,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--zip", action="store_true", help="also write OUT.zip (stored, not compressed: WebP is)")
     p.add_argument("--zip-parts", type=int, default=1, help="write OUT.1.zip ... OUT.N.zip instead, every Nth crop each")
     a = p.parse_args(argv)
+    if a.zip_parts < 1 or (a.max_side is not None and a.max_side < 1):
+        p.error("--zip-parts and --max-side must be 1 or more")
     try:
         n, size = pack(a.src, a.out, half=tuple(a.half), drop=tuple(a.drop), none=a.none,
                        val_fraction=a.val_fraction, quality=a.quality, seed=a.seed,

@@ -54,7 +54,7 @@ def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batc
     p.add_argument("--epochs", type=int, default=epochs, help="total epochs")
     # A lent GPU is lent for minutes: Ultralytics' time mode re-plans the epochs (and the cosine
     # schedule with them) after each one, so the run ends annealed inside the lease.
-    p.add_argument("--hours", type=float, default=None,
+    p.add_argument("--hours", type=_positive_hours, default=None,
                    help="train for this long instead of --epochs (the schedule is fitted to it)")
     p.add_argument("--batch", type=int, default=batch, help="batch size")
     p.add_argument("--workers", type=int, default=2,
@@ -75,6 +75,17 @@ def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batc
     p.add_argument("--lr0", type=float, default=0.002, help="initial learning rate")
     p.add_argument("--warmup-epochs", type=float, default=3.0,
                    help="epochs of learning-rate warm-up (short fine-tunes from our own weights need less)")
+
+
+def _positive_hours(text: str) -> float:
+    """``--hours``: Ultralytics reads 0 as no time limit and a negative time as one already spent."""
+    try:
+        hours = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of hours") from None
+    if not hours > 0:
+        raise argparse.ArgumentTypeError(f"{text}: the time to train must be more than 0 hours")
+    return hours
 
 
 def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | None = None, trainer=None,
