@@ -85,3 +85,14 @@ def test_parts_and_sides_below_one_are_refused(crops, tmp_path, flag, capsys):
     with pytest.raises(SystemExit) as stop:
         main([str(crops), "--out", str(tmp_path / "p"), *flag])
     assert stop.value.code == 2 and "must be 1 or more" in capsys.readouterr().err
+
+
+def test_a_val_class_too_small_for_its_share_keeps_one_crop(tmp_path):
+    root = tmp_path / "cls"
+    for split, n in (("train", 3), ("val", 2)):
+        d = root / split / "5S"
+        d.mkdir(parents=True)
+        for i in range(n):
+            cv2.imwrite(str(d / f"nb_{i}.jpg"), np.full((20, 20, 3), 200, np.uint8))
+    pack(root, tmp_path / "p", val_fraction=0.15)
+    assert len(_names(tmp_path / "p" / "val" / "5S")) == 1

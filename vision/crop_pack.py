@@ -28,7 +28,10 @@ def pick(files: list[Path], split: str, cls: str, rng: random.Random, *, half: t
          drop: tuple[str, ...], none: int, val_fraction: float) -> list[Path]:
     """Which of one class folder's crops (sorted) the pack keeps."""
     if split == "val":
-        return rng.sample(files, int(len(files) * val_fraction))
+        # At least one crop of a class that has any: a tiny set (RETRAIN_TINY) must not pack an empty
+        # val class, which Ultralytics refuses. A pack of a real set keeps the share as it was.
+        share = int(len(files) * val_fraction)
+        return rng.sample(files, max(share, 1) if files and val_fraction > 0 else share)
     if cls == "none":
         return rng.sample(files, min(none, len(files)))
     halved = [f for f in files if f.name.startswith(half)]
