@@ -154,6 +154,11 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                    help="with the second looks, also see the cards' region alone at this many pixels where they "
                         "are a small part of the photo (shipped: 608), or none for the whole-photo looks only; "
                         "for --models only (models/HISTORY.md, Photos from afar)")
+    p.add_argument("--faint-boxes", default=None, metavar="S",
+                   help="also read the boxes only a second look found that the detector scored from S to 0.3, "
+                        "each kept as an index where it reads as a card at 0.9 or more and no firmer box is there "
+                        "(e.g. 0.05; measured, off by default), or none to drop them unread; for --models only "
+                        "(models/HISTORY.md, Faint boxes)")
     p.add_argument("--light", default=None, choices=list(LIGHTS),
                    help="read each photo relit in memory: dim (x0.4, sensor noise), warm (tungsten, no white "
                         "balance) or both (models/HISTORY.md, Dim and warm light)")
@@ -222,6 +227,11 @@ def _zoom_span(text: str) -> int | None:
     return None if span is None else int(span)
 
 
+def _faint_floor(text: str) -> float | None:
+    """``"0.05"`` -> 0.05, the least detector score of a faint box read; ``"none"`` -> None (not read)."""
+    return _number_or_none(text, "--faint-boxes", 0.05, 0.3, "a detector score from 0.05 to 0.3, e.g. 0.05")
+
+
 def _run_eval(args: argparse.Namespace) -> int:
     import json
     import tempfile
@@ -264,6 +274,8 @@ def _run_eval(args: argparse.Namespace) -> int:
         config = replace(config, white_percentile=_percentile(args.white_balance))
     if args.zoom_look is not None:
         config = replace(config, zoom_look_span=_zoom_span(args.zoom_look))
+    if args.faint_boxes is not None:
+        config = replace(config, faint_box_confidence=_faint_floor(args.faint_boxes))
     config = with_second_looks(config, always=args.always_look_again, whole=args.whole_second_looks)
     recognizer = Recognizer(args.models or MODELS_DIR, config)
     other = Recognizer(args.against) if args.against else None

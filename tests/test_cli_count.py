@@ -12,7 +12,7 @@ from api_support import FakeRecognizer, draw_table, load_samples, real_models_re
 import api.cli
 from scorer.cards import Card
 from vision.detections import Expected
-from api.cli import _margin, _percentile, _sizes, _zoom_span, main
+from api.cli import _faint_floor, _margin, _percentile, _sizes, _zoom_span, main
 
 
 @pytest.fixture
@@ -264,6 +264,19 @@ def test_eval_measures_wider_crops_against_the_shipped_tight_ones(capsys):
 
 
 @pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_measures_faint_boxes_against_the_shipped_reading(capsys):
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parent.parent / "sample_images")
+    args = ["eval", samples, "--always-look-again", "--faint-boxes", "0.05", "--against", str(MODELS_DIR), "--json"]
+    assert main(args) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 5 and figures["card_accuracy"] == 1.0 and "hand_delta" in figures["against"]
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
 def test_eval_measures_reading_photos_as_shows_against_reading_them_as_they_are(capsys):
     from pathlib import Path
 
@@ -280,12 +293,14 @@ def test_none_turns_each_measured_option_off():
     assert _margin("none") is None and _margin("0.4") == 0.4  # the tight crops only
     assert _percentile("none") is None and _percentile("99") == 99.0  # photos read as decoded
     assert _zoom_span("none") is None and _zoom_span("608") == 608  # the whole-photo looks only
+    assert _faint_floor("none") is None and _faint_floor("0.1") == 0.1  # faint boxes dropped unread
 
 
 @pytest.mark.parametrize("flag,value", [
     *(("--wider-margin", m) for m in ("wide", "", "-0.1", "3")),  # a fraction of the box, 0 to 2
     *(("--white-balance", p) for p in ("white", "", "20", "101")),  # a percentile, 50 to 100
     *(("--zoom-look", z) for z in ("near", "", "100", "5000")),  # a size, 160 to 2048 px
+    *(("--faint-boxes", f) for f in ("faint", "", "0.01", "0.5")),  # a detector score, 0.05 to 0.3
 ])
 def test_eval_refuses_an_option_value_out_of_its_range_naming_the_option(capsys, flag, value):
     assert main(["eval", "sample_images", flag, value]) == 2

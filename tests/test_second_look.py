@@ -9,7 +9,7 @@ import pytest
 
 from vision.afar import afar_jpeg
 from vision.detections import Detections, box_iou
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, group_looks
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, faint_new_indices, group_looks
 
 IOU, CONFIDENCE = 0.5, 0.3
 
@@ -295,3 +295,58 @@ def test_the_zoomed_look_is_taken_only_where_it_enlarges_the_cards(photo):
     recognizer.recognize(far)  # read at half size, 2000 x 1500, as its JPEG would decode
     zoomed = [(shape, size) for shape, size in sizes if shape != (1500, 2000)]
     assert len(zoomed) == 1 and zoomed[0][1] == 608 and max(zoomed[0][0]) < 1000  # the cards' region only
+
+
+# -- faint boxes: a new index the detector scored low counts only where it reads surely as a card ----
+
+def test_a_new_index_led_by_a_faint_box_is_faint_and_main_or_firm_ones_are_not():
+    confidence = np.array([0.05, 0.1, 0.4, 0.2], np.float32)  # one main box, then three from second looks
+    groups = [[0, 3], [1], [2]]
+    assert faint_new_indices(groups, confidence, n_main=1, line=0.3).tolist() == [False, True, False]
+
+
+def _stubbed(config: RecognizerConfig, readings: dict[int, tuple[str, float]], wide: int = 10) -> Recognizer:
+    """A recognizer whose detector finds one main box at x = 0 (score 0.8) and, at the second-look sizes,
+    faint boxes (score 0.1, ``wide`` pixels wide) at each other x of ``readings``; its classifier reads
+    the box at x as ``readings[x]`` (card, probability), the rest of the probability on "not a card"."""
+    recognizer = Recognizer(MODELS_DIR, config)
+    names = [str(c) if c else None for c in recognizer.class_cards]
+    none = names.index(None)
+
+    def detect(img: np.ndarray, size: int | None = None, window=None) -> Detections:
+        xs = [0] if size is None else [x for x in readings if x]
+        return boxes(*((x, 0, x + (10 if size is None else wide), 20, 0.8 if size is None else 0.1) for x in xs))
+
+    def classify(img: np.ndarray, indices: Detections) -> np.ndarray:
+        probs = np.zeros((len(indices), len(names)), np.float32)
+        for row, x in enumerate(indices.xyxy[:, 0]):
+            card, p = readings[int(x)]
+            probs[row, names.index(card)], probs[row, none] = p, 1 - p
+        return probs
+
+    recognizer.detect_indices, recognizer.classify = detect, classify
+    return recognizer
+
+
+def test_a_faint_new_box_read_surely_as_a_card_is_a_card_and_one_read_unsurely_is_not():
+    readings = {0: ("AS", 1.0), 50: ("7H", 0.95), 100: ("9C", 0.8)}
+    img = np.full((300, 400, 3), (90, 140, 60), np.uint8)  # a green table
+    config = RecognizerConfig(zoom_look_span=None, faint_box_confidence=0.05, faint_box_reading=0.9)
+    assert [str(c) for c in _stubbed(config, readings).recognize(img).cards] == ["AS", "7H"]
+
+
+def test_without_faint_boxes_a_box_only_a_second_look_scored_low_is_not_read():
+    readings = {0: ("AS", 1.0), 50: ("7H", 0.95)}
+    img = np.full((300, 400, 3), (90, 140, 60), np.uint8)  # a green table
+    config = RecognizerConfig(zoom_look_span=None, faint_box_confidence=None)
+    assert [str(c) for c in _stubbed(config, readings).recognize(img).cards] == ["AS"]
+
+
+def test_a_faint_new_box_over_a_firmer_box_is_not_a_card_however_surely_read():
+    # A box from x = -1 to 24 takes in the main box (0 to 10) whole, yet overlaps it too little
+    # (IoU 0.4) to be another reading of it: on a real photo, a faint box round a 3's index and the pip
+    # beside it read 5C at 0.93.
+    readings = {0: ("3C", 0.95), -1: ("5C", 0.99)}
+    img = np.full((300, 400, 3), (90, 140, 60), np.uint8)
+    config = RecognizerConfig(zoom_look_span=None, faint_box_confidence=0.05, faint_box_reading=0.9)
+    assert [str(c) for c in _stubbed(config, readings, wide=25).recognize(img).cards] == ["3C"]
