@@ -153,7 +153,7 @@ class RecognizerConfig:
     and no firmer box nests with it (:func:`nested`); ``None``: such boxes are dropped unread. Why:
     in a fan the detector scores some clear indices 0.1-0.2 at the second-look sizes only, and they
     read right at 0.97-1.0. Measured at 0.05 and left off: the tuning sets read 6 photos more fully
-    right of 1,878 (none broken, +0.0 to +0.3 points of cards, 2 false cards more), the validation
+    right of 1,778 (none broken, +0.0 to +0.3 points of cards, 2 false cards more), the validation
     sets 2 fixed and 1 broken of 788, one false card more: every interval reaches zero. Without the
     nesting rule it read the tuning renders up to 0.6 points better, but made a false 5C of a box
     round a real 3C's index and the pip beside it (models/HISTORY.md, Faint boxes)."""
