@@ -23,6 +23,8 @@ from pathlib import Path
 
 import cv2
 
+from vision.image_io import to_long_side
+
 
 def pick(files: list[Path], split: str, cls: str, rng: random.Random, *, half: tuple[str, ...],
          drop: tuple[str, ...], none: int, val_fraction: float) -> list[Path]:
@@ -59,9 +61,7 @@ def pack(src: Path, out: Path, *, half: tuple[str, ...] = (), drop: tuple[str, .
                 if img is None:
                     raise ValueError(f"{f}: not an image")
                 if max_side and max(img.shape[:2]) > max_side:
-                    scale = max_side / max(img.shape[:2])
-                    size_wh = (max(1, round(img.shape[1] * scale)), max(1, round(img.shape[0] * scale)))
-                    img = cv2.resize(img, size_wh, interpolation=cv2.INTER_AREA)
+                    img = to_long_side(img, max_side)
                 data = cv2.imencode(".webp", img, [cv2.IMWRITE_WEBP_QUALITY, quality])[1].tobytes()
                 (dest / f"{f.stem}.webp").write_bytes(data)
                 n, size = n + 1, size + len(data)

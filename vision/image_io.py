@@ -250,6 +250,15 @@ def channel_percentiles(img: np.ndarray, q: float, step: int = 4) -> np.ndarray:
     return out
 
 
+def to_long_side(img: np.ndarray, size: int) -> np.ndarray:
+    """``img`` scaled so its long side is ``size`` px: area-averaged when it shrinks (every source
+    pixel counts, no aliasing of thin glyph strokes), bilinear when it grows."""
+    h, w = img.shape[:2]
+    r = size / max(h, w)
+    return cv2.resize(img, (max(1, round(w * r)), max(1, round(h * r))),
+                      interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
+
+
 def white_balanced(img: np.ndarray, percentile: float = 99.0, target: float = 235.0,
                    max_gain: float = 3.0, min_change: float = 0.25) -> np.ndarray:
     """``img`` with each channel scaled so that its ``percentile`` lands on ``target``: the cards

@@ -26,7 +26,7 @@ import numpy as np
 
 from scorer.cards import Card
 from vision.detections import Detections, Expected, box_iou, box_overlaps
-from vision.image_io import Photo, decode_photo, photo_from_array, read_photo, white_balanced
+from vision.image_io import Photo, decode_photo, photo_from_array, read_photo, to_long_side, white_balanced
 
 MODELS_DIR = Path(os.environ.get("CRIBCOUNT_MODELS", Path(__file__).resolve().parent.parent / "models"))
 NONE_CLASS = "none"
@@ -247,10 +247,9 @@ def _letterbox(img: np.ndarray, size: int, stride: int | None = None) -> tuple[n
     """``img`` scaled to ``size`` on its long side and padded grey: to a square, or with ``stride``
     only to the next multiple of it (a 4:3 photo at 480 -> 480x384, not 480x480: a fifth less
     work for the detector, whose ONNX takes any size; the tuning sets read the same)."""
-    h, w = img.shape[:2]
-    r = size / max(h, w)
-    nw, nh = round(w * r), round(h * r)
-    resized = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
+    r = size / max(img.shape[:2])
+    resized = to_long_side(img, size)
+    nh, nw = resized.shape[:2]
     cw, ch = (-(-nw // stride) * stride, -(-nh // stride) * stride) if stride else (size, size)
     canvas = np.full((ch, cw, 3), 114, np.uint8)
     top, left = (ch - nh) // 2, (cw - nw) // 2
