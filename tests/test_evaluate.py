@@ -94,10 +94,29 @@ def test_synthetic_scenes_break_down_by_deck(tmp_path):
     assert report.as_dict()["by_deck"]["gnome-plastic"]["false_cards"] == 1
 
 
+def test_synthetic_scenes_break_down_by_layout(tmp_path):
+    for name, layout, cards in (("s1", "row", ["2C", "3C"]), ("s2", "fan", ["4C", "5C"]),
+                                ("s3", "fan", ["6D", "7D"])):
+        _photo(tmp_path / f"{name}.jpg")
+        label = {"image": f"{name}.jpg", "scene_type": layout,
+                 "cards": [{"card": c, "face_up": True, "readable": True} for c in cards]}
+        (tmp_path / f"{name}.json").write_text(json.dumps(label))
+    report = evaluate(load_labelled(tmp_path), _reader({"s1.jpg": "2C 3C", "s2.jpg": "4C",  # 5C missed in a fan
+                                                        "s3.jpg": "6D 7D"}), "synth")
+    layouts = report.by_layout()
+    assert list(layouts) == ["fan", "row"]
+    assert layouts["fan"].card_accuracy == pytest.approx(3 / 4)
+    assert layouts["fan"].hand_accuracy == pytest.approx(1 / 2)
+    assert layouts["row"].hand_accuracy == 1.0
+    assert "by layout" in report.table()
+    assert report.as_dict()["by_layout"]["fan"]["photos"] == 2
+
+
 def test_a_set_without_decks_prints_no_deck_table(csv_set):
     report = evaluate(load_labelled(csv_set), _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S 4S",
                                                       "c.jpg": "9H 10H JH QH KH"}), "fake")
     assert report.by_deck() == {} and "by deck" not in report.table()
+    assert report.by_layout() == {} and "by layout" not in report.table()
 
 
 def test_folder_without_labels_is_a_clear_error(tmp_path):

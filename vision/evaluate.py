@@ -54,6 +54,9 @@ class LabelledPhoto:
     """Cards in the photo that need not be read (no index readable); never counted as false."""
     deck: str | None = None
     """The deck design, where the label names it (synthetic scenes): the report breaks down by it."""
+    layout: str | None = None
+    """How the cards lie (``row``, ``spread``, ``overlap``, ``fan``, ``crib``, ``pegging``), where the
+    label names it (synthetic scenes): the report breaks down by it."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,12 @@ class EvalReport:
         far more from one another than photos of one deck do, so the mean hides the weak one."""
         return self._grouped(lambda r: r.photo.deck)
 
+    def by_layout(self) -> dict[str, EvalReport]:
+        """One report per layout named in the labels (empty when none is): a show laid apart on the
+        table and one held in a fan, where only a corner of each card shows, are different tasks,
+        and a player can choose how to lay the cards for the photo."""
+        return self._grouped(lambda r: r.photo.layout)
+
     def by_cards_in_view(self) -> dict[str, EvalReport]:
         """Photos of a show (up to ``SHOW_CARDS`` cards in view: a hand or crib and the starter) apart
         from bigger scenes (pegging rows, a crib being laid down): the product counts shows, and
@@ -163,7 +172,8 @@ class EvalReport:
             f"  false cards         {self.false_cards}",
             f"  median ms / photo   {ms[len(ms) // 2]:.0f}",
         ]
-        for title, groups in (("by deck", self.by_deck()), ("by cards in view", self.by_cards_in_view())):
+        for title, groups in (("by deck", self.by_deck()), ("by layout", self.by_layout()),
+                              ("by cards in view", self.by_cards_in_view())):
             if len(groups) > 1:
                 lines.append(f"  {title:<20}photos  cards  per-card  fully right  false")
                 lines += [f"    {name:<18}{len(d.results):>6}{d.cards:>7}{100 * d.card_accuracy:>9.1f}%"
@@ -186,6 +196,7 @@ class EvalReport:
                 "card_accuracy_95": list(ci["card_accuracy"]), "hand_accuracy_95": list(ci["hand_accuracy"]),
                 "false_cards": self.false_cards,
                 "by_deck": {name: d.summary() for name, d in self.by_deck().items()},
+                "by_layout": {name: d.summary() for name, d in self.by_layout().items()},
                 "by_cards_in_view": {name: d.summary() for name, d in self.by_cards_in_view().items()},
                 "confusions": [[a, b, n] for (a, b), n in self.confusions().most_common()]}
 
@@ -280,7 +291,7 @@ def load_labelled(folder: str | Path) -> list[LabelledPhoto]:
         required = [c["card"] for c in faces if c.get("readable", True)]
         optional = [c["card"] for c in faces if not c.get("readable", True)]
         photos.append(LabelledPhoto(lab.parent / data["image"], frozenset(parse_cards(required)),
-                                    frozenset(parse_cards(optional)), data.get("deck")))
+                                    frozenset(parse_cards(optional)), data.get("deck"), data.get("scene_type")))
     if not photos:
         raise ValueError(f"{folder} has no cards.csv and no synth label files")
     return photos
