@@ -19,6 +19,14 @@ def _photo(path: Path) -> None:
     cv2.imwrite(str(path), np.full((120, 160, 3), 90, np.uint8))
 
 
+def _synth_scene(folder: Path, name: str, cards: list[str], **label) -> None:
+    """A rendered scene's photo and JSON label, every card face up and readable, ``label`` added."""
+    _photo(folder / f"{name}.jpg")
+    label = {"image": f"{name}.jpg", **label,
+             "cards": [{"card": c, "face_up": True, "readable": True} for c in cards]}
+    (folder / f"{name}.json").write_text(json.dumps(label))
+
+
 def _reader(answers: dict[str, str]):
     """A recognizer that reads each photo as the cards given for its file name."""
     def recognize(path: Path) -> Detections:
@@ -78,10 +86,7 @@ def test_synth_card_with_no_readable_index_is_optional(tmp_path):
 def test_synthetic_scenes_break_down_by_deck(tmp_path):
     for name, deck, cards in (("s1", "gnome-plastic", ["2C", "3C"]), ("s2", "gnome-plastic", ["4C", "5C"]),
                               ("s3", "kde-standard", ["6D", "7D"])):
-        _photo(tmp_path / f"{name}.jpg")
-        label = {"image": f"{name}.jpg", "deck": deck,
-                 "cards": [{"card": c, "face_up": True, "readable": True} for c in cards]}
-        (tmp_path / f"{name}.json").write_text(json.dumps(label))
+        _synth_scene(tmp_path, name, cards, deck=deck)
     report = evaluate(load_labelled(tmp_path), _reader({"s1.jpg": "2S 3C", "s2.jpg": "4C 5C",  # 2C read as 2S
                                                         "s3.jpg": "6D 7D"}), "synth")
     decks = report.by_deck()
@@ -97,10 +102,7 @@ def test_synthetic_scenes_break_down_by_deck(tmp_path):
 def test_synthetic_scenes_break_down_by_layout(tmp_path):
     for name, layout, cards in (("s1", "row", ["2C", "3C"]), ("s2", "fan", ["4C", "5C"]),
                                 ("s3", "fan", ["6D", "7D"])):
-        _photo(tmp_path / f"{name}.jpg")
-        label = {"image": f"{name}.jpg", "scene_type": layout,
-                 "cards": [{"card": c, "face_up": True, "readable": True} for c in cards]}
-        (tmp_path / f"{name}.json").write_text(json.dumps(label))
+        _synth_scene(tmp_path, name, cards, scene_type=layout)
     report = evaluate(load_labelled(tmp_path), _reader({"s1.jpg": "2C 3C", "s2.jpg": "4C",  # 5C missed in a fan
                                                         "s3.jpg": "6D 7D"}), "synth")
     layouts = report.by_layout()
@@ -178,10 +180,7 @@ def test_photos_of_a_show_are_measured_apart_from_bigger_scenes(tmp_path):
     # Two shows (four cards and the starter; four cards) and a pegging scene of seven cards.
     for name, cards in (("show1", "5H 5D 5S JC 10H"), ("show2", "AS 2S 3S 4S"),
                         ("pegging", "2C 3C 4C 5C 6D 7D 8D")):
-        _photo(tmp_path / f"{name}.jpg")
-        label = {"image": f"{name}.jpg",
-                 "cards": [{"card": c, "face_up": True, "readable": True} for c in cards.split()]}
-        (tmp_path / f"{name}.json").write_text(json.dumps(label))
+        _synth_scene(tmp_path, name, cards.split())
     report = evaluate(load_labelled(tmp_path), _reader({"show1.jpg": "5H 5D 5S JC 10H", "show2.jpg": "AS 2S 3S 4S",
                                                         "pegging.jpg": "2C 3C 4C 5C 6D 7D"}), "synth")  # 8D missed
     groups = report.by_cards_in_view()
