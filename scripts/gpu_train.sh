@@ -11,6 +11,10 @@
 #   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
 #       --platform manylinux2014_x86_64 -d .whl ultralytics==8.4.190 ultralytics-thop==2.2.3 ultralytics-platform
 #   .venv/bin/python -m vision.crop_pack data/clsG --out .devdata/clsGpack --zip-parts 3 --max-side 96 ...
+# The next run named in models/HISTORY.md (the second classifier from scratch, every `none` crop kept):
+#   .venv/bin/python -m vision.crop_pack data/clsG --out .devdata/clsGNpack --half det_ --half rp_ \
+#       --drop rp2_ --none 100000 --val-fraction 0.15 --seed 7 --max-side 96 --zip-parts 4
+#   (128,821 crops, four parts of 28.5 MB; a few minutes on two cores)
 # Then one `device run` a part, carrying [".whl", ".devdata/clsGpack.N.zip", ...]:
 #   bash scripts/gpu_train.sh .devdata clsGpack                               # unpack only
 #   bash scripts/gpu_train.sh .devdata clsGpack --hours 0.13 --width 0.375 --blur-aug ...   # last part: train
