@@ -124,7 +124,8 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("eval", help="measure the recognizer on labelled photos",
                        description="Per-card and whole-photo accuracy, false cards and confusions on "
-                                   "labelled photo folders (images/ + cards.csv, or synth JSON labels).")
+                                   "labelled photo folders (images/ + cards.csv, or synth JSON labels); "
+                                   "rendered scenes also by deck, by layout and by cards in view.")
     p.add_argument("folders", nargs="*", help="labelled folders (default: ../shared/photos/poker-cards-4)")
     p.add_argument("--synth", type=int, default=0, metavar="N",
                    help="also render N scenes of held-out decks and measure on them")
