@@ -14,7 +14,10 @@
 # The next run named in models/HISTORY.md (the second classifier from scratch, every `none` crop kept):
 #   .venv/bin/python -m vision.crop_pack data/clsG --out .devdata/clsGNpack --half det_ --half rp_ \
 #       --drop rp2_ --none 100000 --val-fraction 0.15 --seed 7 --max-side 96 --zip-parts 4
-#   (128,821 crops, four parts of 28.5 MB; a few minutes on two cores)
+#   (128,821 crops, four parts of 28.5 MB; a few minutes on two cores). With 15 minutes of device
+#   time (starting the machine counts): parts 1-3 one call each, then part 4 with the training:
+#   bash scripts/gpu_train.sh .devdata clsGNpack --hours 0.12 --epochs 100 --imgsz 96 --lr0 0.002 \
+#       --warmup-epochs 1 --depth 0.5 --width 0.375 --seed 93 --blur-aug
 # Then one `device run` a part, carrying [".whl", ".devdata/clsGpack.N.zip", ...]:
 #   bash scripts/gpu_train.sh .devdata clsGpack                               # unpack only
 #   bash scripts/gpu_train.sh .devdata clsGpack --hours 0.13 --width 0.375 --blur-aug ...   # last part: train
