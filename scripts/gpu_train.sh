@@ -11,13 +11,16 @@
 #   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
 #       --platform manylinux2014_x86_64 -d .whl ultralytics==8.4.190 ultralytics-thop==2.2.3 ultralytics-platform
 #   .venv/bin/python -m vision.crop_pack data/clsG --out .devdata/clsGpack --zip-parts 3 --max-side 96 ...
-# The next run named in models/HISTORY.md (the second classifier from scratch, every `none` crop kept):
+# The second classifier from scratch with every `none` crop kept (models/HISTORY.md, "Every `none`
+# crop": run once, read no better than the shipped one):
 #   .venv/bin/python -m vision.crop_pack data/clsG --out .devdata/clsGNpack --half det_ --half rp_ \
 #       --drop rp2_ --none 100000 --val-fraction 0.15 --seed 7 --max-side 96 --zip-parts 4
 #   (128,821 crops, four parts of 28.5 MB; a few minutes on two cores). With 15 minutes of device
 #   time (starting the machine counts): parts 1-3 one call each, then part 4 with the training:
-#   bash scripts/gpu_train.sh .devdata clsGNpack --hours 0.12 --epochs 100 --imgsz 96 --lr0 0.002 \
+#   bash scripts/gpu_train.sh .devdata clsGNpack --hours 0.14 --epochs 100 --imgsz 96 --lr0 0.002 \
 #       --warmup-epochs 1 --depth 0.5 --width 0.375 --seed 93 --blur-aug
+#   As run: the start 35 s, each unpacking call 2-9 s, the training call 549 s (30 epochs), 280 s
+#   left. The machine is given back after 30 s idle: send the next call at once.
 # Then one `device run` a part, carrying [".whl", ".devdata/clsGpack.N.zip", ...]:
 #   bash scripts/gpu_train.sh .devdata clsGpack                               # unpack only
 #   bash scripts/gpu_train.sh .devdata clsGpack --hours 0.13 --width 0.375 --blur-aug ...   # last part: train

@@ -39,10 +39,20 @@ CALIB_CHUNK = 16
 
 
 def _onnx_weights(path: Path) -> dict[str, np.ndarray]:
+    """The model's weights by name, as float32 also where they are stored halved (vision.half_weights)."""
     import onnx
     from onnx import numpy_helper
 
-    return {t.name: numpy_helper.to_array(t).copy() for t in onnx.load(str(path)).graph.initializer}
+    from vision.half_weights import HALF_SUFFIX
+
+    weights = {}
+    for t in onnx.load(str(path)).graph.initializer:
+        arr = numpy_helper.to_array(t)
+        if t.name.endswith(HALF_SUFFIX):
+            weights[t.name.removesuffix(HALF_SUFFIX)] = arr.astype(np.float32)
+        else:
+            weights[t.name] = arr.copy()
+    return weights
 
 
 def training_images(data: str | Path) -> list[Path]:
