@@ -56,10 +56,9 @@ def half_weights(src: Path, dst: Path) -> tuple[int, int]:
             raise ValueError(f"{src}: weight {init.name} does not fit a 16-bit float")
         old, stored = init.name, f"{init.name}{HALF_SUFFIX}"
         init.CopyFrom(numpy_helper.from_array(arr.astype(np.float16), stored))
-        casts.append(helper.make_node("Cast", [stored], [f"{stored}__f32"], to=TensorProto.FLOAT,
-                                      name=f"{stored}__cast"))
         renamed[old] = f"{stored}__f32"
-    if not casts:
+        casts.append(helper.make_node("Cast", [stored], [renamed[old]], to=TensorProto.FLOAT, name=f"{stored}__cast"))
+    if not renamed:
         raise ValueError(f"{src}: no float32 weights of {MIN_ELEMENTS} or more elements to store")
     for node in graph.node:
         for i, name in enumerate(node.input):
