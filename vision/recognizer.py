@@ -561,8 +561,10 @@ class Recognizer:
         if close is not None and len(close) and cfg.close_look_sizes:
             near = self.second_look_window(img, close, cfg.close_look_window)
             others += [self.detect_indices(img, s, near) for s in cfg.close_look_sizes]
-        floor = cfg.second_look_confidence if cfg.faint_box_confidence is None else cfg.faint_box_confidence
-        return group_looks(main, Detections.merge(others), cfg.second_look_iou, min(floor, cfg.second_look_confidence))
+        floor = cfg.second_look_confidence
+        if cfg.faint_box_confidence is not None:  # faint boxes are read too: keep them from their own floor
+            floor = min(floor, cfg.faint_box_confidence)
+        return group_looks(main, Detections.merge(others), cfg.second_look_iou, floor)
 
     def second_look_window(self, img: np.ndarray, xyxy: np.ndarray,
                            pad_heights: float | None = None) -> tuple[int, int, int, int] | None:
