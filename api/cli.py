@@ -148,6 +148,10 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                    help="also read each unsure index on a crop grown by this margin a side (e.g. 0.4; measured, "
                         "off by default), or none for the tight crops only; for --models only (models/HISTORY.md, "
                         "Wider crops)")
+    p.add_argument("--tilts", default=None, metavar="DEGREES",
+                   help="angles at which the first classifier also reads each unsure index's tightest crop, cut "
+                        "tilted, comma-separated (e.g. --tilts=-20,-10,10,20: with '=', as the list starts with a minus; "
+                        "measured, off by default), or none; for --models only (models/HISTORY.md, Small tilts)")
     p.add_argument("--white-balance", default=None, metavar="P",
                    help="scale each channel so its P-th percentile is the cards' white (shipped: 99), or none to "
                         "read photos as decoded; for --models only (models/HISTORY.md, Dim and warm light)")
@@ -196,6 +200,21 @@ def _sizes(text: str) -> tuple[int, ...]:
     if not sizes or min(sizes) < 32:
         raise CliError(f"--second-looks {text!r}: give sizes of 32 px or more, comma-separated, e.g. 608,736, or none")
     return sizes
+
+
+def _tilts(text: str) -> tuple[float, ...]:
+    """``"-20,-10,10,20"`` -> (-20.0, -10.0, 10.0, 20.0): degrees, one tilted reading each;
+    ``"none"`` -> () (no tilted readings)."""
+    if text.strip().lower() == "none":
+        return ()
+    try:
+        tilts = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        tilts = ()
+    if not tilts or not all(-45 <= t <= 45 for t in tilts):
+        raise CliError(f"--tilts {text!r}: give angles from -45 to 45 degrees, comma-separated, e.g. -20,-10,10,20, "
+                       "or none")
+    return tilts
 
 
 def _number_or_none(text: str, flag: str, low: float, high: float, what: str) -> float | None:
@@ -271,6 +290,8 @@ def _run_eval(args: argparse.Namespace) -> int:
         config = replace(config, second_look_sizes=_sizes(args.second_looks))
     if args.wider_margin is not None:
         config = replace(config, wider_margin=_margin(args.wider_margin))
+    if args.tilts is not None:
+        config = replace(config, second_opinion_tilts=_tilts(args.tilts))
     if args.white_balance is not None:
         config = replace(config, white_percentile=_percentile(args.white_balance))
     if args.zoom_look is not None:

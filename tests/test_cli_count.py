@@ -12,7 +12,7 @@ from api_support import FakeRecognizer, draw_table, load_samples, real_models_re
 import api.cli
 from scorer.cards import Card
 from vision.detections import Expected
-from api.cli import _faint_floor, _margin, _percentile, _sizes, _zoom_span, main
+from api.cli import _faint_floor, _margin, _percentile, _sizes, _tilts, _zoom_span, main
 
 
 @pytest.fixture
@@ -294,6 +294,7 @@ def test_none_turns_each_measured_option_off():
     assert _percentile("none") is None and _percentile("99") == 99.0  # photos read as decoded
     assert _zoom_span("none") is None and _zoom_span("608") == 608  # the whole-photo looks only
     assert _faint_floor("none") is None and _faint_floor("0.1") == 0.1  # faint boxes dropped unread
+    assert _tilts("none") == () and _tilts("-20,20") == (-20.0, 20.0)  # no tilted readings
 
 
 @pytest.mark.parametrize("flag,value", [
@@ -301,6 +302,7 @@ def test_none_turns_each_measured_option_off():
     *(("--white-balance", p) for p in ("white", "", "20", "101")),  # a percentile, 50 to 100
     *(("--zoom-look", z) for z in ("near", "", "100", "5000")),  # a size, 160 to 2048 px
     *(("--faint-boxes", f) for f in ("faint", "", "0.01", "0.5")),  # a detector score, 0.05 to 0.3
+    *(("--tilts", t) for t in ("tilted", "", "10,,20", "10,60")),  # degrees, -45 to 45
 ])
 def test_eval_refuses_an_option_value_out_of_its_range_naming_the_option(capsys, flag, value):
     assert main(["eval", "sample_images", flag, value]) == 2
