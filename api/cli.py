@@ -188,33 +188,32 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_run_eval)
 
 
-def _sizes(text: str) -> tuple[int, ...]:
-    """``"608,736"`` -> (608, 736): the detector's long side in pixels, one size per look;
-    ``"none"`` -> () (the main look only)."""
+def _numbers_or_none(text: str, flag: str, number: type, ok: Callable[[float], bool], what: str) -> tuple:
+    """``text`` as comma-separated numbers (each read by ``number``, each passing ``ok``), or ``()``
+    for ``"none"`` (the option off); anything else is refused naming ``flag`` and ``what`` to give."""
     if text.strip().lower() == "none":
         return ()
     try:
-        sizes = tuple(int(part) for part in text.split(","))
+        values = tuple(number(part) for part in text.split(","))
     except ValueError:
-        sizes = ()
-    if not sizes or min(sizes) < 32:
-        raise CliError(f"--second-looks {text!r}: give sizes of 32 px or more, comma-separated, e.g. 608,736, or none")
-    return sizes
+        values = ()
+    if not values or not all(ok(v) for v in values):
+        raise CliError(f"{flag} {text!r}: give {what}, or none")
+    return values
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    """``"608,736"`` -> (608, 736): the detector's long side in pixels, one size per look;
+    ``"none"`` -> () (the main look only)."""
+    return _numbers_or_none(text, "--second-looks", int, lambda size: size >= 32,
+                            "sizes of 32 px or more, comma-separated, e.g. 608,736")
 
 
 def _tilts(text: str) -> tuple[float, ...]:
     """``"-20,-10,10,20"`` -> (-20.0, -10.0, 10.0, 20.0): degrees, one tilted reading each;
     ``"none"`` -> () (no tilted readings)."""
-    if text.strip().lower() == "none":
-        return ()
-    try:
-        tilts = tuple(float(part) for part in text.split(","))
-    except ValueError:
-        tilts = ()
-    if not tilts or not all(-45 <= t <= 45 for t in tilts):
-        raise CliError(f"--tilts {text!r}: give angles from -45 to 45 degrees, comma-separated, e.g. -20,-10,10,20, "
-                       "or none")
-    return tilts
+    return _numbers_or_none(text, "--tilts", float, lambda degrees: -45 <= degrees <= 45,
+                            "angles from -45 to 45 degrees, comma-separated, e.g. -20,-10,10,20")
 
 
 def _number_or_none(text: str, flag: str, low: float, high: float, what: str) -> float | None:
