@@ -281,9 +281,9 @@ def square_crop_box(xyxy: np.ndarray, margin: float) -> np.ndarray:
 
 def cut_square(img: np.ndarray, box: np.ndarray, size: int, tilt: float = 0.0) -> np.ndarray:
     """Cut ``box`` (may leave the image: padded by edge replication) and resize to ``size``; with
-    ``tilt`` (degrees) the square is cut turned that much about its centre, so the crop shows the
-    photo turned the other way (positive: the glyphs come out turned anticlockwise, as
-    :func:`numpy.rot90` turns them a quarter)."""
+    ``tilt`` (degrees) the square is cut turned clockwise that much about its centre, so the glyphs
+    in the crop come out turned anticlockwise (a tilt of 90 is :func:`numpy.rot90` of the plain crop,
+    to half a pixel)."""
     x0, y0, x1, y1 = box
     interp = cv2.INTER_AREA if (x1 - x0) > size else cv2.INTER_LINEAR
     if not tilt:
@@ -291,9 +291,8 @@ def cut_square(img: np.ndarray, box: np.ndarray, size: int, tilt: float = 0.0) -
         dst = np.float32([[0, 0], [size, 0], [0, size]])
         m = cv2.getAffineTransform(src, dst)
         return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
-    # Each crop pixel (u, v) samples the photo at the box's centre + R((u, v) - size / 2) * scale:
-    # the crop's axes laid turned clockwise in the photo, so its glyphs come out turned anticlockwise
-    # (a tilt of 90 is np.rot90 of the untilted crop, to half a pixel).
+    # Each crop pixel (u, v) samples the photo at the box's centre + R((u, v) - size / 2) * scale,
+    # R the crop's axes turned clockwise (y down) in the photo.
     a = math.radians(tilt)
     scale = (x1 - x0) / size
     c, s = math.cos(a) * scale, math.sin(a) * scale
