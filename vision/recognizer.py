@@ -492,6 +492,10 @@ class Classifier:
     session: object
     size: int
 
+    def read(self, batch: np.ndarray) -> np.ndarray:
+        """(N, classes) probabilities for a (N, 3, size, size) batch of crops (:func:`_to_tensor`)."""
+        return self.session.run(None, {self.session.get_inputs()[0].name: batch})[0]
+
 
 class Recognizer:
     """The ONNX models, loaded once; call :meth:`recognize` per photo."""
@@ -654,7 +658,7 @@ class Recognizer:
                 batches[clf.size] = np.concatenate([_to_tensor(c) for c in crops])
             picked = batches[clf.size][(np.array(cuts)[:, None] * n + rows[None, :]).ravel()]
             batch = np.concatenate([np.rot90(picked, k, axes=(2, 3)) for k in turns])
-            out = clf.session.run(None, {clf.session.get_inputs()[0].name: batch})[0]
+            out = clf.read(batch)
             return out.reshape(len(turns) * len(cuts), len(rows), -1)
 
         first, *others = self.classifiers
@@ -663,12 +667,12 @@ class Recognizer:
         unsure = np.flatnonzero(probs.max(axis=1) < cfg.second_opinion_below)
         if len(unsure) and (others or cfg.second_opinion_turns or cfg.second_opinion_tilts):
             mine, weight = probs[unsure], 1
-            if cfg.second_opinion_turns or cfg.second_opinion_tilts:
-                views = [first_views[:, unsure]]
-                if cfg.second_opinion_turns:  # the tightest crop only: half the cost, as good
-                    views.append(read(first, unsure, range(1), (1, 2, 3)))
-                if cfg.second_opinion_tilts:
-                    views.append(self.tilted_readings(img, indices.xyxy[unsure], margins[0]))
+            views = [first_views[:, unsure]]
+            if cfg.second_opinion_turns:  # the tightest crop only: half the cost, as good
+                views.append(read(first, unsure, range(1), (1, 2, 3)))
+            if cfg.second_opinion_tilts:
+                views.append(self.tilted_readings(img, indices.xyxy[unsure], margins[0]))
+            if len(views) > 1:  # read again turned or tilted: the geometric mean of every view
                 mine = geometric_mean(np.concatenate(views))
                 weight = max(len(others), 1)
             theirs = [read(clf, unsure, range(len(margins))).mean(axis=0) for clf in others]
@@ -683,8 +687,7 @@ class Recognizer:
         tilts, first = self.config.second_opinion_tilts, self.classifiers[0]
         batch = np.concatenate([_to_tensor(cut_square(img, square_crop_box(b, margin), first.size, t))
                                 for t in tilts for b in xyxy])
-        out = first.session.run(None, {first.session.get_inputs()[0].name: batch})[0]
-        return out.reshape(len(tilts), len(xyxy), -1)
+        return first.read(batch).reshape(len(tilts), len(xyxy), -1)
 
     def wider_reading(self, img: np.ndarray, xyxy: np.ndarray, tight: np.ndarray, weight: float) -> np.ndarray:
         """``tight`` (N, classes), the readings of the unsure indices ``xyxy``, with each replaced by
@@ -697,7 +700,7 @@ class Recognizer:
         for clf in self.classifiers:
             batch = np.concatenate([_to_tensor(cut_square(img, square_crop_box(b, cfg.wider_margin), clf.size))
                                     for b in xyxy])
-            views.append(clf.session.run(None, {clf.session.get_inputs()[0].name: batch})[0])
+            views.append(clf.read(batch))
         wide = (weight * views[0] + sum(views[1:])) / (weight + len(views) - 1)
         return prefer_wider(tight, wide, cfg.wider_surer_by)
 
