@@ -41,7 +41,7 @@ def _card(card: Card | None) -> CardText | None:
 class ErrorOut(BaseModel):
     """Every 4xx/5xx answer: one line saying what went wrong and what to do."""
 
-    detail: str = Field(examples=["the file is not an image OpenCV can read (JPEG, PNG, WebP, ...)"])
+    detail: str = Field(examples=["the file is not an image this reader knows (JPEG, PNG, WebP, HEIC, ...)"])
 
 
 class ImageSize(BaseModel):

@@ -24,6 +24,19 @@ def jpeg(img: np.ndarray, quality: int = 80) -> bytes:
     return cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
 
 
+def heic(img: np.ndarray) -> bytes:
+    """``img`` (BGR) saved as an iPhone saves its photos."""
+    import io
+
+    import pillow_heif
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()
+    out = io.BytesIO()
+    Image.fromarray(cv2.cvtColor(img, cv2.COLOR_BGR2RGB)).save(out, format="HEIF", quality=90)
+    return out.getvalue()
+
+
 def bad_upload(kind: str, nine_cards: bytes) -> bytes:
     """The bytes of each kind of bad upload (built lazily: some are large)."""
     table = np.full((900, 1200, 3), (40, 110, 30), np.uint8)
@@ -45,6 +58,9 @@ def bad_upload(kind: str, nine_cards: bytes) -> bytes:
         return jpeg(cv2.cvtColor(table, cv2.COLOR_BGR2GRAY))
     if kind == "9 cards":
         return nine_cards
+    if kind == "damaged HEIC":
+        photo = heic(table)
+        return photo[: len(photo) // 2]
     raise AssertionError(kind)
 
 
@@ -58,6 +74,7 @@ def bad_upload(kind: str, nine_cards: bytes) -> bytes:
     ("no cards", 422, "no cards seen"),
     ("greyscale", 422, "photo: the photo is greyscale: without colour hearts and diamonds cannot be told"),
     ("9 cards", 422, "9 cards seen (AH 6H 2H 7H 3H 8H 4H 9H 5H); a show is 4 cards and the starter, 5 in all"),
+    ("damaged HEIC", 422, "photo: the HEIC/HEIF or AVIF photo cannot be decoded (damaged or cut short)"),
 ])
 def test_bad_upload_gets_a_reason_and_the_server_keeps_serving(server, kind, status, reason):
     url, good, nine = server
@@ -97,3 +114,11 @@ def test_a_chunked_upload_over_the_limit_is_cut_off(server):
     assert res.status_code == 413
     assert "the limit for a photo is 20 MB" in res.json()["detail"]
     assert httpx.get(f"{url}/api/health", timeout=10).status_code == 200
+
+
+def test_an_iphone_heic_photo_counts_as_its_jpeg_does(server):
+    url, good, _ = server
+    photo = heic(cv2.imdecode(np.frombuffer(good.jpeg, np.uint8), cv2.IMREAD_COLOR))
+    res = httpx.post(f"{url}/api/count", files={"photo": ("IMG_0001.HEIC", photo, "image/heic")}, timeout=60)
+    assert res.status_code == 200, res.text
+    assert res.json()["show"]["total"] == 29

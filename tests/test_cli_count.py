@@ -189,6 +189,30 @@ def test_sample_photos_count_right_with_the_real_models(sample):
 
 
 @pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_a_sample_photo_sent_as_an_iphone_heic_counts_as_its_jpeg_does(tmp_path):
+    """An iPhone saves HEIC: the same photo in that format reads the same cards and total."""
+    import io
+
+    import pillow_heif
+    from PIL import Image
+
+    sample = next(s for s in load_samples() if s.path.name == "starter-below-the-row.jpg")
+    pillow_heif.register_heif_opener()
+    heic = tmp_path / "starter-below-the-row.heic"
+    out = io.BytesIO()
+    Image.open(sample.path).save(out, format="HEIF", quality=90)
+    heic.write_bytes(out.getvalue())
+    no_torch = ("import sys; sys.modules.update(torch=None, torchvision=None, ultralytics=None); "
+                "from api.cli import main; sys.exit(main(sys.argv[1:]))")
+    result = subprocess.run([sys.executable, "-c", no_torch, "count", str(heic), "--json"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert sorted(c["card"] for c in body["cards"]) == sorted(map(str, sample.cards))
+    assert body["show"]["total"] == sample.total
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
 def test_eval_against_other_models_prints_the_paired_differences(capsys):
     # The shipped models against themselves on the sample photos: nothing differs.
     from pathlib import Path

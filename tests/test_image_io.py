@@ -48,11 +48,51 @@ def test_big_jpeg_decodes_at_reduced_scale():
     (b"hello, this is text", "not an image"),
     (jpeg(200, 100)[:-400], "truncated"),
     (b"\xff\xd8" + b"\x00" * (21 * 1024 * 1024), "limit is 20 MB"),
-    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64, "HEIC/HEIF .* export it as JPEG"),
+    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64, "HEIC/HEIF or AVIF .* cannot be decoded"),
 ])
 def test_bad_files_get_a_reason(data, reason):
     with pytest.raises(ImageError, match=reason):
         decode_photo(data)
+
+
+def heif(w: int, h: int, fmt: str, orientation: int = 1) -> bytes:
+    """A photo saved as an iPhone does (HEIC) or as AVIF, with a red block at the top-left corner."""
+    import io
+
+    import pillow_heif
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()
+    img = np.zeros((h, w, 3), np.uint8)
+    img[: h // 2, : w // 2] = (255, 0, 0)
+    image = Image.fromarray(img)
+    exif = image.getexif()
+    exif[0x0112] = orientation
+    out = io.BytesIO()
+    image.save(out, format=fmt, exif=exif.tobytes(), quality=80)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("fmt,brand", [("HEIF", b"heic"), ("AVIF", b"avif")])
+def test_an_iphone_heic_photo_and_an_avif_one_are_read_upright(fmt, brand):
+    data = heif(40, 20, fmt, orientation=6)
+    assert data[8:12] == brand
+    photo = decode_photo(data)
+    assert photo.image.shape[:2] == (40, 20)  # stored sideways, turned upright as a JPEG is
+    assert photo.image[2, -3, 2] > 200 and photo.image[2, 2, 2] < 50
+
+
+def test_a_big_heic_photo_is_shrunk_as_a_jpeg_decode_would_be():
+    photo = decode_photo(heif(3400, 2000, "HEIF"), min_long_side=1600)
+    assert photo.scale == 2.0
+    assert photo.image.shape[:2] == (1000, 1700)
+    assert photo.original_size == (3400, 2000)
+
+
+def test_a_heic_photo_cut_short_gets_a_reason():
+    data = heif(400, 300, "HEIF")
+    with pytest.raises(ImageError, match="cannot be decoded"):
+        decode_photo(data[: len(data) // 2])
 
 
 def test_too_many_megapixels_is_refused_before_decoding():

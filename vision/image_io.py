@@ -1,4 +1,4 @@
-"""Decode photos for recognition: EXIF orientation, reduced-scale JPEG decode, size limits.
+"""Decode photos for recognition: EXIF orientation, reduced-scale JPEG decode, HEIC, size limits.
 
 Phones store pixels sideways and say so in EXIF tag 0x0112; we read that tag
 ourselves (a few bytes of the JPEG header) and rotate, so every decoder path
@@ -101,8 +101,43 @@ def _header_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-_HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1", b"avif"}
-"""ISO media brands of HEIF/AVIF stills: OpenCV's wheels decode neither, so say what to send instead."""
+_HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1", b"avif", b"avis"}
+"""ISO media brands of HEIF/AVIF stills: OpenCV's wheels decode neither (:func:`_decode_heif`)."""
+
+
+def _is_heif(data: bytes) -> bool:
+    return data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS
+
+
+def _decode_heif(data: bytes, min_long_side: int) -> Photo:
+    """A HEIC/HEIF or AVIF still, decoded by Pillow (AVIF) and pillow-heif (HEIC). Why: an iPhone
+    saves its photos as HEIC, and a photo shared straight from its library arrives so; OpenCV's
+    wheels decode neither. The pixels go through :func:`photo_from_array`, as a Pillow image handed
+    over in memory does: size refused before decoding, upright (pillow-heif applies the container's
+    rotation itself and clears the EXIF tag; an AVIF's tag is applied there), greyscale refused, a
+    big photo shrunk by the power of two a JPEG decode would use."""
+    import io
+
+    try:
+        import pillow_heif
+        from PIL import Image
+    except ImportError:  # the runtime's dependencies hold both; an install without them says so
+        raise ImageError("the photo is HEIC/HEIF or AVIF, and this install has no decoder for it "
+                         "(pip install pillow pillow-heif), or send it as JPEG") from None
+    pillow_heif.register_heif_opener()
+    try:
+        image = Image.open(io.BytesIO(data))
+        _check_pixels(*image.size)  # from the header, before the pixels are decoded
+        image.load()
+    except ImageError:
+        raise
+    except Exception:  # noqa: BLE001 - what a damaged file raises depends on the decoder and on
+        # whoever patched Pillow in this process (ultralytics' Image.open retries with a plugin
+        # it may not have: ModuleNotFoundError); for the sender it is one thing, a file not decoded
+        raise ImageError("the HEIC/HEIF or AVIF photo cannot be decoded (damaged or cut short); "
+                         "send it again, or as JPEG") from None
+    return photo_from_array(image, min_long_side=min_long_side)
+
 
 _REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
 
@@ -131,16 +166,14 @@ def decode_photo(data: bytes, *, min_long_side: int = 1600) -> Photo:
     # Some phones append data after the end-of-image marker, so look near the end, not at it.
     if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-_TRAILER_BYTES:]:
         raise ImageError("the JPEG is truncated (no end-of-image marker)")
+    if _is_heif(data):
+        return _decode_heif(data, min_long_side)
     arr = np.frombuffer(data, np.uint8)
     factor = _reduction(max(size), min_long_side) if size is not None and data[:2] == b"\xff\xd8" else 1
     flag = _REDUCED.get(factor, cv2.IMREAD_COLOR) | cv2.IMREAD_IGNORE_ORIENTATION
     img = cv2.imdecode(arr, flag)
     if img is None:
-        if data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS:
-            raise ImageError("the photo is HEIC/HEIF (an iPhone's own format), which this reader cannot "
-                             "decode: share or export it as JPEG (iPhone: Settings > Camera > Formats > "
-                             "Most Compatible)")
-        raise ImageError("the file is not an image OpenCV can read (JPEG, PNG, WebP, ...)")
+        raise ImageError("the file is not an image this reader knows (JPEG, PNG, WebP, HEIC, ...)")
     if img.shape[0] * img.shape[1] * factor * factor > MAX_PIXELS:
         raise ImageError(f"the image has over {MAX_PIXELS // 1_000_000} megapixels")
     img = _apply_orientation(_in_colour(img), exif_orientation(data))
@@ -190,7 +223,8 @@ def photo_from_array(image: object, *, min_long_side: int = 1600) -> Photo:
 
     Takes a NumPy array in OpenCV's order (BGR, or BGRA with the alpha dropped) of 8-bit values,
     16-bit values, or floats in 0..1 or 0..255, and a Pillow image (RGB or any colour mode Pillow
-    converts, EXIF orientation applied), read by duck typing so the runtime needs no Pillow. Why:
+    converts, EXIF orientation applied), read by duck typing (Pillow itself is imported only to
+    decode HEIC and AVIF, :func:`_decode_heif`). Why:
     ``vision.recognize`` is called from other people's code, where an image is as often a Pillow
     image or a BGRA array as a path, and those used to fail deep inside the models. A greyscale
     image is refused, as a greyscale file is (:func:`decode_photo`).
