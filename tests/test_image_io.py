@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.image_io import ImageError, decode_photo, exif_orientation
+from vision.image_io import LOCAL, ImageError, decode_photo, exif_orientation, read_photo
 
 
 def jpeg(w: int, h: int, quality: int = 90) -> bytes:
@@ -102,3 +102,29 @@ def test_too_many_megapixels_is_refused_before_decoding():
     patched = header[: sof + 5] + struct.pack(">HH", 6000, 10000) + header[sof + 9 :]
     with pytest.raises(ImageError, match="megapixels"):
         decode_photo(patched)
+
+
+def padded(data: bytes, megabytes: int) -> bytes:
+    """``data`` (a JPEG) with application segments of nothing after its start: as big a file as a
+    48-50 MP phone photo, without the encoding time."""
+    segment = b"\xff\xef" + struct.pack(">H", 65535) + b"\0" * 65533
+    return data[:2] + segment * (megabytes * 16) + data[2:]
+
+
+def test_a_file_of_ones_own_may_be_bigger_than_an_upload(tmp_path):
+    big = padded(jpeg(400, 300), 25)
+    assert 25 * 1024 * 1024 < len(big) < LOCAL.bytes
+    with pytest.raises(ImageError, match="limit is 20 MB"):
+        decode_photo(big)  # sent to the service
+    path = tmp_path / "fifty-megapixel-phone.jpg"
+    path.write_bytes(big)
+    assert read_photo(path).image.shape[:2] == (300, 400)
+
+
+def test_a_file_of_ones_own_over_120_megapixels_is_refused_before_decoding(tmp_path):
+    header = jpeg(16, 16)
+    sof = header.index(b"\xff\xc0")
+    path = tmp_path / "huge.jpg"
+    path.write_bytes(header[: sof + 5] + struct.pack(">HH", 10000, 13000) + header[sof + 9 :])
+    with pytest.raises(ImageError, match="the limit is 120 megapixels"):
+        read_photo(path)

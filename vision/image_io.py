@@ -26,6 +26,24 @@ class ImageError(ValueError):
 
 
 @dataclass(frozen=True)
+class Limits:
+    """How large a photo may be: its file in bytes, its image in pixels (checked from the header
+    before decoding where the format allows)."""
+
+    bytes: int
+    pixels: int
+
+
+UPLOAD = Limits(MAX_BYTES, MAX_PIXELS)
+"""A photo sent to the service (``POST /api/count``): a stranger's bytes, kept to what a phone's
+12-50 MP photo needs, so that a crafted file cannot take the server's memory."""
+LOCAL = Limits(100 * 1024 * 1024, 120_000_000)
+"""A photo of one's own (``cribcount count PHOTO``, ``vision.recognize``): a 48-50 MP phone photo
+saved as JPEG can pass 20 MB, and a 108 MP one 50 megapixels; a JPEG that big still decodes at an
+eighth of its size (libjpeg's DCT scaling), so only a bomb of a PNG is kept out."""
+
+
+@dataclass(frozen=True)
 class Photo:
     """A decoded photo (BGR, upright) and how it maps to the original pixels."""
 
@@ -109,7 +127,7 @@ def _is_heif(data: bytes) -> bool:
     return data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS
 
 
-def _decode_heif(data: bytes, min_long_side: int) -> Photo:
+def _decode_heif(data: bytes, min_long_side: int, limits: Limits) -> Photo:
     """A HEIC/HEIF or AVIF still, decoded by Pillow (AVIF) and pillow-heif (HEIC). Why: an iPhone
     saves its photos as HEIC, and a photo shared straight from its library arrives so; OpenCV's
     wheels decode neither. The pixels go through :func:`photo_from_array`, as a Pillow image handed
@@ -127,7 +145,7 @@ def _decode_heif(data: bytes, min_long_side: int) -> Photo:
     pillow_heif.register_heif_opener()
     try:
         image = Image.open(io.BytesIO(data))
-        _check_pixels(*image.size)  # from the header, before the pixels are decoded
+        _check_pixels(*image.size, limits)  # from the header, before the pixels are decoded
         image.load()
     except ImageError:
         raise
@@ -136,7 +154,7 @@ def _decode_heif(data: bytes, min_long_side: int) -> Photo:
         # it may not have: ModuleNotFoundError); for the sender it is one thing, a file not decoded
         raise ImageError("the HEIC/HEIF or AVIF photo cannot be decoded (damaged or cut short); "
                          "send it again, or as JPEG") from None
-    return photo_from_array(image, min_long_side=min_long_side)
+    return photo_from_array(image, min_long_side=min_long_side, limits=limits)
 
 
 _REDUCED = {2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}
@@ -151,31 +169,32 @@ def _reduction(long_side: int, min_long_side: int) -> int:
     return factor
 
 
-def decode_photo(data: bytes, *, min_long_side: int = 1600) -> Photo:
+def decode_photo(data: bytes, *, min_long_side: int = 1600, limits: Limits = UPLOAD) -> Photo:
     """Decode image bytes upright, at the smallest JPEG scale whose long side stays ≥ ``min_long_side``.
 
-    Raises :class:`ImageError` for empty, oversized, truncated, greyscale or non-image data.
+    Raises :class:`ImageError` for empty, oversized (``limits``: an upload's unless told),
+    truncated, greyscale or non-image data.
     """
     if not data:
         raise ImageError("the file is empty")
-    if len(data) > MAX_BYTES:
-        raise ImageError(f"the file is {len(data) / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB")
+    if len(data) > limits.bytes:
+        raise ImageError(f"the file is {len(data) / 1e6:.1f} MB; the limit is {_mb(limits.bytes)}")
     size = _header_size(data)
     if size is not None:
-        _check_pixels(*size)
+        _check_pixels(*size, limits)
     # Some phones append data after the end-of-image marker, so look near the end, not at it.
     if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-_TRAILER_BYTES:]:
         raise ImageError("the JPEG is truncated (no end-of-image marker)")
     if _is_heif(data):
-        return _decode_heif(data, min_long_side)
+        return _decode_heif(data, min_long_side, limits)
     arr = np.frombuffer(data, np.uint8)
     factor = _reduction(max(size), min_long_side) if size is not None and data[:2] == b"\xff\xd8" else 1
     flag = _REDUCED.get(factor, cv2.IMREAD_COLOR) | cv2.IMREAD_IGNORE_ORIENTATION
     img = cv2.imdecode(arr, flag)
     if img is None:
         raise ImageError("the file is not an image this reader knows (JPEG, PNG, WebP, HEIC, ...)")
-    if img.shape[0] * img.shape[1] * factor * factor > MAX_PIXELS:
-        raise ImageError(f"the image has over {MAX_PIXELS // 1_000_000} megapixels")
+    if img.shape[0] * img.shape[1] * factor * factor > limits.pixels:
+        raise ImageError(f"the image has over {limits.pixels // 1_000_000} megapixels")
     img = _apply_orientation(_in_colour(img), exif_orientation(data))
     h, w = img.shape[:2]
     return Photo(image=img, scale=float(factor), original_size=(w * factor, h * factor))
@@ -197,10 +216,14 @@ def _in_colour(img: np.ndarray) -> np.ndarray:
     return img
 
 
-def _check_pixels(w: int, h: int) -> None:
-    if w * h > MAX_PIXELS:
+def _mb(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB"
+
+
+def _check_pixels(w: int, h: int, limits: Limits) -> None:
+    if w * h > limits.pixels:
         raise ImageError(f"the image is {w}x{h} ({w * h / 1e6:.0f} megapixels); "
-                         f"the limit is {MAX_PIXELS // 1_000_000} megapixels")
+                         f"the limit is {limits.pixels // 1_000_000} megapixels")
 
 
 def not_a_file(path: Path) -> str:
@@ -208,17 +231,17 @@ def not_a_file(path: Path) -> str:
     return f"{path}: a folder, not a photo" if path.is_dir() else f"{path}: no such file"
 
 
-def read_photo(path: str | Path, **kwargs) -> Photo:
-    """Read and decode a photo file; see :func:`decode_photo`."""
+def read_photo(path: str | Path, *, min_long_side: int = 1600, limits: Limits = LOCAL) -> Photo:
+    """Read and decode a photo file, one's own (:data:`LOCAL` limits); see :func:`decode_photo`."""
     p = Path(path)
     if not p.is_file():
         raise ImageError(not_a_file(p))
-    if p.stat().st_size > MAX_BYTES:
-        raise ImageError(f"{p}: {p.stat().st_size / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB")
-    return decode_photo(p.read_bytes(), **kwargs)
+    if p.stat().st_size > limits.bytes:
+        raise ImageError(f"{p}: {p.stat().st_size / 1e6:.1f} MB; the limit is {_mb(limits.bytes)}")
+    return decode_photo(p.read_bytes(), min_long_side=min_long_side, limits=limits)
 
 
-def photo_from_array(image: object, *, min_long_side: int = 1600) -> Photo:
+def photo_from_array(image: object, *, min_long_side: int = 1600, limits: Limits = LOCAL) -> Photo:
     """A photo handed over in memory, as :func:`decode_photo` would have decoded its file.
 
     Takes a NumPy array in OpenCV's order (BGR, or BGRA with the alpha dropped) of 8-bit values,
@@ -234,12 +257,12 @@ def photo_from_array(image: object, *, min_long_side: int = 1600) -> Photo:
     Raises :class:`ImageError` for anything that is not such an image.
     """
     if hasattr(image, "convert") and hasattr(image, "mode") and hasattr(image, "getexif"):
-        _check_pixels(*image.size)
+        _check_pixels(*image.size, limits)
         orientation = int(image.getexif().get(0x0112, 1) or 1)
         arr = np.asarray(image.convert("RGB"))
         img = _apply_orientation(_in_colour(cv2.cvtColor(arr, cv2.COLOR_RGB2BGR)), orientation)
     elif isinstance(image, np.ndarray):
-        img = _as_bgr8(image)
+        img = _as_bgr8(image, limits)
     else:
         raise ImageError(f"not a photo: expected a path, encoded bytes, a BGR array or a Pillow image, "
                          f"not {type(image).__name__}")
@@ -250,7 +273,7 @@ def photo_from_array(image: object, *, min_long_side: int = 1600) -> Photo:
     return Photo(image=np.ascontiguousarray(img), scale=float(factor), original_size=(w, h))
 
 
-def _as_bgr8(arr: np.ndarray) -> np.ndarray:
+def _as_bgr8(arr: np.ndarray, limits: Limits) -> np.ndarray:
     """A BGR uint8 image from an array of the kinds :func:`photo_from_array` takes."""
     if arr.ndim == 2 or (arr.ndim == 3 and arr.shape[2] == 1):
         raise ImageError(GREYSCALE)
@@ -258,7 +281,7 @@ def _as_bgr8(arr: np.ndarray) -> np.ndarray:
         raise ImageError(f"an image array is height x width x 3 (BGR) or 4 (BGRA), not shape {arr.shape}")
     if arr.shape[0] < 1 or arr.shape[1] < 1:
         raise ImageError(f"the image array is empty (shape {arr.shape})")
-    _check_pixels(arr.shape[1], arr.shape[0])
+    _check_pixels(arr.shape[1], arr.shape[0], limits)
     if arr.dtype == np.uint16:
         arr = (arr >> 8).astype(np.uint8)
     elif arr.dtype.kind == "f":

@@ -26,7 +26,7 @@ import numpy as np
 
 from scorer.cards import Card
 from vision.detections import Detections, Expected, box_iou, box_overlaps
-from vision.image_io import Photo, decode_photo, photo_from_array, read_photo, to_long_side, white_balanced
+from vision.image_io import LOCAL, Photo, decode_photo, photo_from_array, read_photo, to_long_side, white_balanced
 
 MODELS_DIR = Path(os.environ.get("CRIBCOUNT_MODELS", Path(__file__).resolve().parent.parent / "models"))
 NONE_CLASS = "none"
@@ -752,7 +752,7 @@ class Recognizer:
         (``expected``: see :meth:`recognize_photo`)."""
         size = self.config.min_long_side
         if isinstance(image, (bytes, bytearray)):
-            photo = decode_photo(bytes(image), min_long_side=size)
+            photo = decode_photo(bytes(image), min_long_side=size, limits=LOCAL)
         elif isinstance(image, (str, PathLike)):
             photo = read_photo(image, min_long_side=size)
         else:

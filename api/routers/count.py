@@ -47,7 +47,7 @@ def parse_starter(text: str | None) -> Card | None:
 )
 def count_photo(
     recognizer: RecognizerDep,
-    photo: Annotated[UploadFile, File(description="JPEG, PNG or WebP; at most 20 MB and 50 megapixels.")],
+    photo: Annotated[UploadFile, File(description="JPEG, PNG, WebP or HEIC; at most 20 MB and 50 megapixels.")],
     crib: Annotated[bool, Form(description="Count as the crib (a 4-card flush does not score).")] = False,
     starter: Annotated[str | None, Form(description="The starter, e.g. 5C: required when the photo shows "
                                                     "only the 4 hand cards; with 5 it picks which is the starter.")] = None,
