@@ -138,6 +138,30 @@ def test_photo_count_fix_a_card_check_a_claim(browser, server, photos):
     page.context.close()
 
 
+def test_a_heic_photo_the_browser_cannot_draw_is_still_counted(browser, server, photos):
+    import io
+
+    import cv2
+    import pillow_heif
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()
+    heic = photos[0] / "IMG_0029.heic"
+    img = cv2.imdecode(np.frombuffer(photos[1]["29"].jpeg, np.uint8), cv2.IMREAD_COLOR)
+    out = io.BytesIO()
+    Image.fromarray(cv2.cvtColor(img, cv2.COLOR_BGR2RGB)).save(out, format="HEIF", quality=90)
+    heic.write_bytes(out.getvalue())
+    page = photo_chosen(browser, server, heic)
+    expect = playwright.expect
+    expect(page.locator("#total")).to_have_text("29")
+    expect(page.locator("#no-preview")).to_be_visible()
+    expect(page.locator("#photo-view")).to_be_hidden()
+    page.set_input_files("#photo", str(photos[0] / "29.jpg"))  # a JPEG after it is drawn again
+    expect(page.locator("#photo-view")).to_be_visible()
+    expect(page.locator("#no-preview")).to_be_hidden()
+    page.context.close()
+
+
 def test_a_card_read_below_80_percent_is_marked_until_the_player_confirms_it(browser, server, photos):
     expect = playwright.expect
     page = photo_chosen(browser, server, photos[0] / "unsure.jpg")

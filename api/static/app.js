@@ -72,9 +72,16 @@ async function postJson(url, body) {
 async function countPhoto(file) {
   const url = URL.createObjectURL(file);
   const img = $("preview");
-  img.src = url;
   img.onload = () => URL.revokeObjectURL(url);
+  img.onerror = () => {
+    // Not every browser draws every photo the server reads (Chrome, an iPhone's HEIC): say so.
+    URL.revokeObjectURL(url);
+    $("photo-view").hidden = true;
+    $("no-preview").hidden = false;
+  };
+  img.src = url;
   $("photo-view").hidden = false;
+  $("no-preview").hidden = true;
   $("empty-hint").hidden = true;
   $("result").hidden = true;
   $("verdict").textContent = "";
