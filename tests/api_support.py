@@ -114,6 +114,19 @@ class FakeRecognizer:
         return self.scenes.get(photo.original_size, Detections.empty())
 
 
+def as_heic(img: np.ndarray) -> bytes:
+    """``img`` (BGR) saved as an iPhone saves its photos (HEIC, through pillow-heif)."""
+    import io
+
+    import pillow_heif
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()
+    out = io.BytesIO()
+    Image.fromarray(cv2.cvtColor(img, cv2.COLOR_BGR2RGB)).save(out, format="HEIF", quality=90)
+    return out.getvalue()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -3,7 +3,7 @@
 import httpx
 import numpy as np
 import pytest
-from api_support import FakeRecognizer, live_server, show_photo, spread_photo
+from api_support import FakeRecognizer, as_heic, live_server, show_photo, spread_photo
 
 import cv2
 from api.main import create_app
@@ -22,19 +22,6 @@ def server():
 
 def jpeg(img: np.ndarray, quality: int = 80) -> bytes:
     return cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
-
-
-def heic(img: np.ndarray) -> bytes:
-    """``img`` (BGR) saved as an iPhone saves its photos."""
-    import io
-
-    import pillow_heif
-    from PIL import Image
-
-    pillow_heif.register_heif_opener()
-    out = io.BytesIO()
-    Image.fromarray(cv2.cvtColor(img, cv2.COLOR_BGR2RGB)).save(out, format="HEIF", quality=90)
-    return out.getvalue()
 
 
 def bad_upload(kind: str, nine_cards: bytes) -> bytes:
@@ -59,7 +46,7 @@ def bad_upload(kind: str, nine_cards: bytes) -> bytes:
     if kind == "9 cards":
         return nine_cards
     if kind == "damaged HEIC":
-        photo = heic(table)
+        photo = as_heic(table)
         return photo[: len(photo) // 2]
     raise AssertionError(kind)
 
@@ -118,7 +105,7 @@ def test_a_chunked_upload_over_the_limit_is_cut_off(server):
 
 def test_an_iphone_heic_photo_counts_as_its_jpeg_does(server):
     url, good, _ = server
-    photo = heic(cv2.imdecode(np.frombuffer(good.jpeg, np.uint8), cv2.IMREAD_COLOR))
+    photo = as_heic(cv2.imdecode(np.frombuffer(good.jpeg, np.uint8), cv2.IMREAD_COLOR))
     res = httpx.post(f"{url}/api/count", files={"photo": ("IMG_0001.HEIC", photo, "image/heic")}, timeout=60)
     assert res.status_code == 200, res.text
     assert res.json()["show"]["total"] == 29

@@ -7,7 +7,7 @@ import sys
 import cv2
 import numpy as np
 import pytest
-from api_support import FakeRecognizer, draw_table, load_samples, real_models_reason, show_photo, spread_photo
+from api_support import FakeRecognizer, as_heic, draw_table, load_samples, real_models_reason, show_photo, spread_photo
 
 import api.cli
 from scorer.cards import Card
@@ -191,17 +191,9 @@ def test_sample_photos_count_right_with_the_real_models(sample):
 @pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
 def test_a_sample_photo_sent_as_an_iphone_heic_counts_as_its_jpeg_does(tmp_path):
     """An iPhone saves HEIC: the same photo in that format reads the same cards and total."""
-    import io
-
-    import pillow_heif
-    from PIL import Image
-
     sample = next(s for s in load_samples() if s.path.name == "starter-below-the-row.jpg")
-    pillow_heif.register_heif_opener()
     heic = tmp_path / "starter-below-the-row.heic"
-    out = io.BytesIO()
-    Image.open(sample.path).save(out, format="HEIF", quality=90)
-    heic.write_bytes(out.getvalue())
+    heic.write_bytes(as_heic(cv2.imread(str(sample.path))))
     no_torch = ("import sys; sys.modules.update(torch=None, torchvision=None, ultralytics=None); "
                 "from api.cli import main; sys.exit(main(sys.argv[1:]))")
     result = subprocess.run([sys.executable, "-c", no_torch, "count", str(heic), "--json"],

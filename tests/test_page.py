@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from api_support import ROOT, FakeRecognizer, live_server, load_samples, real_models_reason, show_photo, spread_photo
+from api_support import ROOT, FakeRecognizer, as_heic, live_server, load_samples, real_models_reason, show_photo, spread_photo
 
 from api.main import create_app
 from api.settings import Settings
@@ -139,18 +139,10 @@ def test_photo_count_fix_a_card_check_a_claim(browser, server, photos):
 
 
 def test_a_heic_photo_the_browser_cannot_draw_is_still_counted(browser, server, photos):
-    import io
-
     import cv2
-    import pillow_heif
-    from PIL import Image
 
-    pillow_heif.register_heif_opener()
     heic = photos[0] / "IMG_0029.heic"
-    img = cv2.imdecode(np.frombuffer(photos[1]["29"].jpeg, np.uint8), cv2.IMREAD_COLOR)
-    out = io.BytesIO()
-    Image.fromarray(cv2.cvtColor(img, cv2.COLOR_BGR2RGB)).save(out, format="HEIF", quality=90)
-    heic.write_bytes(out.getvalue())
+    heic.write_bytes(as_heic(cv2.imdecode(np.frombuffer(photos[1]["29"].jpeg, np.uint8), cv2.IMREAD_COLOR)))
     page = photo_chosen(browser, server, heic)
     expect = playwright.expect
     expect(page.locator("#total")).to_have_text("29")
