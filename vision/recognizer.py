@@ -302,6 +302,12 @@ def cut_square(img: np.ndarray, box: np.ndarray, size: int, tilt: float = 0.0) -
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+def crop_batch(img: np.ndarray, xyxy: np.ndarray, margin: float, size: int, tilt: float = 0.0) -> np.ndarray:
+    """(N, 3, size, size): each index box grown by ``margin`` and squared (:func:`square_crop_box`),
+    cut at ``size`` (and ``tilt``: :func:`cut_square`), as the classifiers take their input."""
+    return np.concatenate([_to_tensor(cut_square(img, square_crop_box(b, margin), size, tilt)) for b in xyxy])
+
+
 def geometric_mean(readings: np.ndarray) -> np.ndarray:
     """(K, N, classes) probabilities -> (N, classes): the normalised geometric mean over K. Unlike
     the plain mean, one reading that rules a class out pulls it down: readings that disagree make
@@ -654,8 +660,7 @@ class Recognizer:
             """(turns x cuts, rows, classes): ``clf``'s reading of each row's index cut at the margins
             numbered ``cuts``, each crop turned ``k`` quarters for each ``k`` in ``turns``."""
             if clf.size not in batches:  # crops in (margin, index) order, cut once per input size
-                crops = [cut_square(img, square_crop_box(b, m), clf.size) for m in margins for b in indices.xyxy]
-                batches[clf.size] = np.concatenate([_to_tensor(c) for c in crops])
+                batches[clf.size] = np.concatenate([crop_batch(img, indices.xyxy, m, clf.size) for m in margins])
             picked = batches[clf.size][(np.array(cuts)[:, None] * n + rows[None, :]).ravel()]
             batch = np.concatenate([np.rot90(picked, k, axes=(2, 3)) for k in turns])
             out = clf.read(batch)
@@ -685,8 +690,7 @@ class Recognizer:
         """(tilts, N, classes): the first classifier's readings of the indices ``xyxy`` on crops
         grown by ``margin`` and cut tilted by each of :attr:`RecognizerConfig.second_opinion_tilts`."""
         tilts, first = self.config.second_opinion_tilts, self.classifiers[0]
-        batch = np.concatenate([_to_tensor(cut_square(img, square_crop_box(b, margin), first.size, t))
-                                for t in tilts for b in xyxy])
+        batch = np.concatenate([crop_batch(img, xyxy, margin, first.size, t) for t in tilts])
         return first.read(batch).reshape(len(tilts), len(xyxy), -1)
 
     def wider_reading(self, img: np.ndarray, xyxy: np.ndarray, tight: np.ndarray, weight: float) -> np.ndarray:
@@ -698,9 +702,7 @@ class Recognizer:
         cfg = self.config
         views = []
         for clf in self.classifiers:
-            batch = np.concatenate([_to_tensor(cut_square(img, square_crop_box(b, cfg.wider_margin), clf.size))
-                                    for b in xyxy])
-            views.append(clf.read(batch))
+            views.append(clf.read(crop_batch(img, xyxy, cfg.wider_margin, clf.size)))
         wide = (weight * views[0] + sum(views[1:])) / (weight + len(views) - 1)
         return prefer_wider(tight, wide, cfg.wider_surer_by)
 
