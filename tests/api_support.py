@@ -114,16 +114,21 @@ class FakeRecognizer:
         return self.scenes.get(photo.original_size, Detections.empty())
 
 
-def as_heic(img: np.ndarray) -> bytes:
-    """``img`` (BGR) saved as an iPhone saves its photos (HEIC, through pillow-heif)."""
+def as_heic(img: np.ndarray, fmt: str = "HEIF", orientation: int | None = None) -> bytes:
+    """``img`` (BGR) saved as an iPhone saves its photos (HEIC, through pillow-heif), or as ``fmt``
+    ("AVIF"), with the EXIF ``orientation`` tag where one is given."""
     import io
 
     import pillow_heif
     from PIL import Image
 
     pillow_heif.register_heif_opener()
+    image = Image.fromarray(cv2.cvtColor(img, cv2.COLOR_BGR2RGB))
+    exif = image.getexif()
+    if orientation is not None:
+        exif[0x0112] = orientation
     out = io.BytesIO()
-    Image.fromarray(cv2.cvtColor(img, cv2.COLOR_BGR2RGB)).save(out, format="HEIF", quality=90)
+    image.save(out, format=fmt, exif=exif.tobytes(), quality=90)
     return out.getvalue()
 
 

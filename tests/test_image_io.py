@@ -5,6 +5,7 @@ import struct
 import cv2
 import numpy as np
 import pytest
+from api_support import as_heic
 
 from vision.image_io import LOCAL, ImageError, decode_photo, exif_orientation, read_photo
 
@@ -57,20 +58,9 @@ def test_bad_files_get_a_reason(data, reason):
 
 def heif(w: int, h: int, fmt: str, orientation: int = 1) -> bytes:
     """A photo saved as an iPhone does (HEIC) or as AVIF, with a red block at the top-left corner."""
-    import io
-
-    import pillow_heif
-    from PIL import Image
-
-    pillow_heif.register_heif_opener()
     img = np.zeros((h, w, 3), np.uint8)
-    img[: h // 2, : w // 2] = (255, 0, 0)
-    image = Image.fromarray(img)
-    exif = image.getexif()
-    exif[0x0112] = orientation
-    out = io.BytesIO()
-    image.save(out, format=fmt, exif=exif.tobytes(), quality=80)
-    return out.getvalue()
+    img[: h // 2, : w // 2] = (0, 0, 255)
+    return as_heic(img, fmt, orientation)
 
 
 @pytest.mark.parametrize("fmt,brand", [("HEIF", b"heic"), ("AVIF", b"avif")])
