@@ -403,7 +403,7 @@ def _run_count(args: argparse.Namespace) -> int:
     import cv2
 
     from api.counting import count_detections
-    from api.schemas import CountOut, to_check
+    from api.schemas import CountOut
     from scorer.cards import Card
     from scorer.muggins import parse_claim
     from vision.annotate import CardAnnotator
@@ -436,7 +436,7 @@ def _run_count(args: argparse.Namespace) -> int:
     for d in roles.set_aside:
         print(f"Set aside: {d.card} ({d.confidence:.0%}), the least sure of {len(roles.detections) + 1} cards seen; "
               "if it is one of the show, count the cards typed: cribcount score HAND STARTER")
-    unsure = [f"{d.card} ({d.confidence:.0%})" for d in roles.detections if to_check(d)]
+    unsure = [f"{d.card} ({d.confidence:.0%})" for d in roles.detections if d.to_check]
     if unsure:
         print(f"Check {', '.join(unsure)}: not sure of {'it' if len(unsure) == 1 else 'them'}; if one is wrong, "
               "count the cards typed: cribcount score HAND STARTER")

@@ -18,21 +18,11 @@ from scorer.cards import Card
 from scorer.muggins import MAX_CLAIM, ClaimVerdict
 from scorer.pegging import Pegging
 from scorer.show import ScoreItem, Show
-from vision.detections import Detection, Detections
+from vision.detections import CHECK_BELOW, Detection, Detections
 from vision.starter import SURE, Roles
 
 CardText = str
 Box = tuple[float, float, float, float]
-
-CHECK_BELOW = 0.8
-"""A card read below this is one for the player to check (the page marks it, the CLI names it)."""
-
-
-def to_check(det: Detection) -> bool:
-    """Whether the player should check this card: read below :data:`CHECK_BELOW`, or taken only to
-    make up a show's number (:attr:`~vision.detections.Detection.made_up`), however it read."""
-    return det.confidence < CHECK_BELOW or det.made_up
-
 
 def _card(card: Card | None) -> CardText | None:
     return None if card is None else str(card)
@@ -67,7 +57,7 @@ class CardOut(BaseModel):
         return cls(card=_card(det.card), confidence=round(det.confidence, 4),
                    xyxy=tuple(round(v, 1) for v in det.xyxy),
                    indices=[tuple(round(v, 1) for v in b) for b in det.indices], is_starter=det.is_starter,
-                   check=to_check(det))
+                   check=det.to_check)
 
 
 class NotAShowOut(ErrorOut):

@@ -213,3 +213,24 @@ def test_as_shows_photos_of_four_or_five_cards_are_read_as_holding_that_many(tmp
     photos = load_labelled(tmp_path)
     evaluate(photos, read_as_shows(recognize, photos), "shows")
     assert told == {"four.jpg": Expected(4), "five.jpg": Expected(5), "three.jpg": None, "seven.jpg": None}
+
+
+def test_a_false_card_read_surely_counts_as_not_marked_and_one_read_doubtfully_does_not(csv_set):
+    """The product marks a card read below 80% for the player to check: a false card above the line
+    is a wrong count given as sure, the one the report counts apart; a right card below it is a
+    needless check."""
+    confidences = {"a.jpg": [1.0, 1.0, 0.75, 1.0],   # all right; 5S marked needlessly
+                   "b.jpg": [1.0, 1.0, 1.0, 0.95],   # 4S read as 4C, surely: not marked
+                   "c.jpg": [1.0, 1.0, 1.0, 0.6, 1.0]}  # QH read as QD, marked
+
+    def recognize(path: Path) -> Detections:
+        dets = _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S 4C", "c.jpg": "9H 10H JH QD KH"})(path)
+        return dets.with_(confidence=np.array(confidences[Path(path).name], np.float32))
+
+    report = evaluate(load_labelled(csv_set), recognize, "fake")
+    assert report.false_cards == 2
+    assert [sorted(map(str, r.unmarked_false)) for r in report.results] == [[], ["4C"], []]
+    assert report.unmarked_false_cards == 1 and report.wrong_unmarked == 1
+    assert report.marked_right == 1
+    assert "false, not marked   1 (in 1 photos" in report.table()
+    assert report.as_dict()["wrong_unmarked"] == 1

@@ -59,6 +59,10 @@ class Expected:
             raise ValueError(f"a photo holds 0 or more cards, not {self.cards}")
 
 
+CHECK_BELOW = 0.8
+"""A card read below this is one for the player to check (the page marks it, the CLI names it)."""
+
+
 @dataclass(frozen=True, eq=False)
 class Detection:
     """One card found in a photo (a read-only view of one row of :class:`Detections`)."""
@@ -78,6 +82,13 @@ class Detection:
     made_up: bool = False
     """Read short of the card line and taken only to make up the number of cards the player said
     the photo holds (:class:`Expected`): always one for the player to check."""
+
+    @property
+    def to_check(self) -> bool:
+        """Whether the player should check this card: read below :data:`CHECK_BELOW`, or taken only to
+        make up a show's number (:attr:`made_up`), however it read. A wrong card not so marked is the
+        one a player has no reason to doubt (:attr:`vision.evaluate.PhotoResult.unmarked_false`)."""
+        return self.confidence < CHECK_BELOW or self.made_up
 
     @property
     def center(self) -> tuple[float, float]:

@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from scorer.cards import Card, parse_cards
-from vision.detections import Detections, Expected
+from vision.detections import CHECK_BELOW, Detections, Expected
 from vision.starter import SHOW_CARDS, surest
 
 if TYPE_CHECKING:
@@ -82,6 +82,23 @@ class PhotoResult:
     def fully_right(self) -> bool:
         return not self.missed and not self.extra
 
+    @property
+    def unmarked_false(self) -> frozenset[Card]:
+        """False cards read without a mark for the player to check (:attr:`~vision.detections.Detection.to_check`).
+
+        The product shows every card it read and marks the doubtful ones; a card missed leaves the
+        show short (the count refuses it, or a card made up in its place is marked), and a false
+        card read below the check line is marked. A false card read above it is a wrong count the
+        player has no reason to doubt: the error this product can least afford."""
+        extra = self.extra
+        return frozenset(d.card for d in self.detections if d.card in extra and not d.to_check)
+
+    @property
+    def marked_right(self) -> int:
+        """Right cards marked for the player to check: what a higher check line costs."""
+        correct = self.correct
+        return sum(1 for d in self.detections if d.card in correct and d.to_check)
+
 
 @dataclass
 class EvalReport:
@@ -103,6 +120,19 @@ class EvalReport:
     @property
     def false_cards(self) -> int:
         return sum(len(r.extra) for r in self.results)
+
+    @property
+    def unmarked_false_cards(self) -> int:
+        return sum(len(r.unmarked_false) for r in self.results)
+
+    @property
+    def wrong_unmarked(self) -> int:
+        """Photos read with a false card and nothing marking it: a wrong count given as sure."""
+        return sum(bool(r.unmarked_false) for r in self.results)
+
+    @property
+    def marked_right(self) -> int:
+        return sum(r.marked_right for r in self.results)
 
     def intervals(self, draws: int = 2000, seed: int = 0) -> dict[str, tuple[float, float]]:
         """95% intervals of ``card_accuracy`` and ``hand_accuracy`` (bootstrap over photos).
@@ -170,6 +200,10 @@ class EvalReport:
             f"  per-card accuracy   {100 * self.card_accuracy:.2f}%  {ci['card_accuracy']}",
             f"  photos fully right  {100 * self.hand_accuracy:.2f}%  {ci['hand_accuracy']}",
             f"  false cards         {self.false_cards}",
+            f"  false, not marked   {self.unmarked_false_cards} (in {self.wrong_unmarked} photos; read at"
+            f" {CHECK_BELOW:.0%} or more, nothing marks them to check)",
+            f"  right, marked       {self.marked_right} of {sum(len(r.correct) for r in self.results)}"
+            " right cards marked to check",
             f"  median ms / photo   {ms[len(ms) // 2]:.0f}",
         ]
         for title, groups in (("by deck", self.by_deck()), ("by layout", self.by_layout()),
@@ -187,14 +221,16 @@ class EvalReport:
     def summary(self) -> dict:
         """The headline figures, for a group's line of the JSON report."""
         return {"photos": len(self.results), "cards": self.cards, "card_accuracy": self.card_accuracy,
-                "hand_accuracy": self.hand_accuracy, "false_cards": self.false_cards}
+                "hand_accuracy": self.hand_accuracy, "false_cards": self.false_cards,
+                "unmarked_false_cards": self.unmarked_false_cards, "wrong_unmarked": self.wrong_unmarked}
 
     def as_dict(self) -> dict:
         ci = self.intervals()
         return {"name": self.name, "photos": len(self.results), "cards": self.cards,
                 "card_accuracy": self.card_accuracy, "hand_accuracy": self.hand_accuracy,
                 "card_accuracy_95": list(ci["card_accuracy"]), "hand_accuracy_95": list(ci["hand_accuracy"]),
-                "false_cards": self.false_cards,
+                "false_cards": self.false_cards, "unmarked_false_cards": self.unmarked_false_cards,
+                "wrong_unmarked": self.wrong_unmarked, "marked_right": self.marked_right,
                 "by_deck": {name: d.summary() for name, d in self.by_deck().items()},
                 "by_layout": {name: d.summary() for name, d in self.by_layout().items()},
                 "by_cards_in_view": {name: d.summary() for name, d in self.by_cards_in_view().items()},
