@@ -67,7 +67,7 @@ def draw_table(cards: str, centers: Sequence[tuple[float, float]], *, size: tupl
     order = sorted(range(len(parsed)), key=lambda i: (boxes[i][0], boxes[i][1]))  # left to right
     dets = Detections(
         xyxy=np.array([boxes[i] for i in order], np.float32).reshape(-1, 4),
-        confidence=np.array([0.97 - 0.01 * i for i in order], np.float32),
+        confidence=np.array([0.99 - 0.004 * i for i in order], np.float32),  # above the check line
         cards=tuple(parsed[i] for i in order),
         indices=tuple(all_indices[i] for i in order),
     ) if parsed else Detections.empty()

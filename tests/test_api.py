@@ -99,9 +99,9 @@ def test_four_cards_and_a_typed_starter(client, fake):
     assert not any(c["is_starter"] for c in body["cards"])
 
 
-def test_a_card_read_below_80_percent_is_marked_to_check(client, fake):
+def test_a_card_read_below_the_check_line_is_marked_to_check(client, fake):
     photo = show_photo(HAND_29, size=(1600, 1208))
-    sure = np.array([0.6 if card == Card.parse("JC") else 0.99 for card in photo.detections.cards])
+    sure = np.array([0.94 if card == Card.parse("JC") else 0.96 for card in photo.detections.cards])
     fake.scenes[photo.size] = photo.detections.with_(confidence=sure)
     cards = post_photo(client, photo).json()["cards"]
     assert {c["card"]: c["check"] for c in cards} == {"5H": False, "5D": False, "5C": False, "5S": False, "JC": True}
@@ -110,7 +110,7 @@ def test_a_card_read_below_80_percent_is_marked_to_check(client, fake):
 def test_a_card_made_up_to_the_show_is_marked_to_check_however_it_read(client, fake):
     photo = show_photo(HAND_29, size=(1600, 1218))
     made_up = np.array([card == Card.parse("JC") for card in photo.detections.cards])
-    fake.scenes[photo.size] = photo.detections.with_(confidence=np.full(5, 0.95), data={"made_up": made_up})
+    fake.scenes[photo.size] = photo.detections.with_(confidence=np.full(5, 0.99), data={"made_up": made_up})
     cards = post_photo(client, photo).json()["cards"]
     assert [c["card"] for c in cards if c["check"]] == ["JC"]
 

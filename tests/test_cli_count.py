@@ -33,7 +33,7 @@ def test_count_prints_cards_starter_items_and_the_spoken_count(tmp_path, fake, c
     path = photo_file(tmp_path, fake, show_photo("5H 5D 5S JC 5C"))
     assert main(["count", path]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "Cards seen: 5H 97%, 5D 96%, 5C 93%, 5S 95%, JC 94%"
+    assert out[0] == "Cards seen: 5H 99%, 5D 99%, 5C 97%, 5S 98%, JC 98%"
     assert out[1] == "Starter: 5C, set apart above the row of the other four (99% sure)"
     assert out[2] == "Hand 5D 5H 5S JC, starter 5C"
     assert "  nobs     JC               1  JC is the jack of the starter's suit: one for his nob" in out

@@ -154,7 +154,7 @@ def test_a_heic_photo_the_browser_cannot_draw_is_still_counted(browser, server, 
     page.context.close()
 
 
-def test_a_card_read_below_80_percent_is_marked_until_the_player_confirms_it(browser, server, photos):
+def test_a_card_read_below_the_check_line_is_marked_until_the_player_confirms_it(browser, server, photos):
     expect = playwright.expect
     page = photo_chosen(browser, server, photos[0] / "unsure.jpg")
     expect(page.locator("#total")).to_have_text("29")
