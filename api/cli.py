@@ -127,7 +127,7 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                                    "labelled photo folders (images/ + cards.csv, or synth JSON labels); "
                                    "rendered scenes also by deck, by layout and by cards in view.")
     p.add_argument("folders", nargs="*", help="labelled folders (default: ../shared/photos/poker-cards-4)")
-    p.add_argument("--synth", type=int, default=0, metavar="N",
+    p.add_argument("--synth", type=_scene_count, default=0, metavar="N",
                    help="also render N scenes of held-out decks and measure on them")
     p.add_argument("--seed", type=int, default=12345, help="seed for --synth scenes")
     p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx")
@@ -200,6 +200,17 @@ def _numbers_or_none(text: str, flag: str, number: type, ok: Callable[[float], b
     if not values or not all(ok(v) for v in values):
         raise CliError(f"{flag} {text!r}: give {what}, or none")
     return values
+
+
+def _scene_count(text: str) -> int:
+    """``--synth N``: how many held-out scenes to render, 0 (the default) for none."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"give a number of scenes, 0 or more, not {text!r}")
+    return n
 
 
 def _sizes(text: str) -> tuple[int, ...]:

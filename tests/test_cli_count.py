@@ -323,3 +323,10 @@ def test_none_turns_each_measured_option_off():
 def test_eval_refuses_an_option_value_out_of_its_range_naming_the_option(capsys, flag, value):
     assert main(["eval", "sample_images", flag, value]) == 2
     assert flag in capsys.readouterr().err
+
+
+def test_eval_refuses_a_negative_number_of_scenes(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["eval", "--synth", "-3"])
+    assert exc.value.code == 2
+    assert "--synth: give a number of scenes, 0 or more, not '-3'" in capsys.readouterr().err

@@ -234,3 +234,25 @@ def test_a_false_card_read_surely_counts_as_not_marked_and_one_read_doubtfully_d
     assert report.marked_right == 1
     assert "false, not marked   1 (in 1 photos" in report.table()
     assert report.as_dict()["wrong_unmarked"] == 1
+
+
+def test_a_label_with_a_card_that_is_not_one_is_refused_naming_the_label(tmp_path):
+    _photo(tmp_path / "images" / "x.jpg")
+    (tmp_path / "cards.csv").write_text("file,cards\nx.jpg,5H ZZ\n")
+    with pytest.raises(ValueError, match=r"cards\.csv, x\.jpg: 'ZZ' is not a card"):
+        load_labelled(tmp_path)
+    _synth_scene(tmp_path / "synth", "s1", ["5H", "1C"])
+    with pytest.raises(ValueError, match=r"s1\.json: '1C' is not a card"):
+        load_labelled(tmp_path / "synth")
+
+
+def test_a_photo_the_reader_refuses_stops_the_measurement_naming_the_photo(csv_set):
+    from vision.image_io import GREYSCALE, ImageError
+
+    def recognize(path: Path) -> Detections:
+        if Path(path).name == "b.jpg":
+            raise ImageError(GREYSCALE)
+        return _reader({"a.jpg": "5H 5D 5S JC", "c.jpg": "9H 10H JH QH KH"})(path)
+
+    with pytest.raises(ImageError, match=r"images/b\.jpg: the photo is greyscale"):
+        evaluate(load_labelled(csv_set), recognize, "fake")

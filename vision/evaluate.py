@@ -304,6 +304,14 @@ def compare(new: EvalReport, old: EvalReport, against: str, draws: int = 2000, s
                       int(((h_new == 1) & (h_old == 0)).sum()), int(((h_new == 0) & (h_old == 1)).sum()))
 
 
+def _cards_of(cards: str | list[str], where: str) -> frozenset[Card]:
+    """The cards of one label; a card that is not one is a ``ValueError`` naming the label it is in."""
+    try:
+        return frozenset(parse_cards(cards))
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
+
+
 def load_labelled(folder: str | Path) -> list[LabelledPhoto]:
     """Photos and their cards from ``cards.csv``, or from synth JSON labels. Raises ``ValueError`` if neither."""
     folder = Path(folder)
@@ -316,7 +324,7 @@ def load_labelled(folder: str | Path) -> list[LabelledPhoto]:
             rows = list(csv.DictReader(f))
         if not rows or not {"file", "cards"} <= set(rows[0]):
             raise ValueError(f"{csv_path} needs the columns file,cards")
-        return [LabelledPhoto(images / r["file"], frozenset(parse_cards(r["cards"]))) for r in rows]
+        return [LabelledPhoto(images / r["file"], _cards_of(r["cards"], f"{csv_path}, {r['file']}")) for r in rows]
     labels = sorted(folder.rglob("*.json"))
     photos = []
     for lab in labels:
@@ -326,8 +334,8 @@ def load_labelled(folder: str | Path) -> list[LabelledPhoto]:
         faces = [c for c in data["cards"] if c.get("face_up", True)]
         required = [c["card"] for c in faces if c.get("readable", True)]
         optional = [c["card"] for c in faces if not c.get("readable", True)]
-        photos.append(LabelledPhoto(lab.parent / data["image"], frozenset(parse_cards(required)),
-                                    frozenset(parse_cards(optional)), data.get("deck"), data.get("scene_type")))
+        photos.append(LabelledPhoto(lab.parent / data["image"], _cards_of(required, str(lab)),
+                                    _cards_of(optional, str(lab)), data.get("deck"), data.get("scene_type")))
     if not photos:
         raise ValueError(f"{folder} has no cards.csv and no synth label files")
     return photos
@@ -361,10 +369,18 @@ def rendered_sets_from_args(prog: str, description: str,
 
 
 def evaluate(photos: Iterable[LabelledPhoto], recognize: Callable[[Path], Detections], name: str) -> EvalReport:
+    """Read every photo and measure. A photo the reader refuses (greyscale, damaged) stops the
+    measurement with its name in the message: a figure over the photos that happened to read
+    would not be the set's."""
+    from vision.image_io import ImageError
+
     report = EvalReport(name)
     for photo in photos:
         t = time.perf_counter()
-        dets = recognize(photo.path)
+        try:
+            dets = recognize(photo.path)
+        except ImageError as e:
+            raise ImageError(str(e) if str(e).startswith(str(photo.path)) else f"{photo.path}: {e}") from None
         report.results.append(PhotoResult(photo, tuple(dets.card_list), dets, time.perf_counter() - t))
     return report
 
