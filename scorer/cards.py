@@ -143,8 +143,9 @@ class Card:
             suit = _SUIT_TOKENS.get(text[-1])
             if rank is not None and suit is not None:
                 return cls(rank, suit)
+        shown = repr(token) if len(token) <= 12 else f"{token[:12]!r}... ({len(token)} characters)"
         raise InvalidCardError(
-            f"{token!r} is not a card: expected a rank (A 2-10 T J Q K) then a suit "
+            f"{shown} is not a card: expected a rank (A 2-10 T J Q K) then a suit "
             "(C D H S or ♣ ♦ ♥ ♠), like 5H or 10D"
         )
 

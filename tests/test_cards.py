@@ -53,6 +53,10 @@ class TestParse:
         with pytest.raises(InvalidCardError, match=f"^{token!r} is not a card"):
             Card.parse(token)
 
+    def test_a_long_bad_token_is_named_by_its_start(self) -> None:
+        with pytest.raises(InvalidCardError, match=r"^'AAAAAAAAAAAA'\.\.\. \(100000 characters\) is not a card"):
+            Card.parse("A" * 100_000)
+
     def test_not_a_string(self) -> None:
         with pytest.raises(InvalidCardError, match="is not a card"):
             Card.parse(5)  # type: ignore[arg-type]
