@@ -169,15 +169,20 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                         "balance) or both (models/HISTORY.md, Dim and warm light)")
     p.add_argument("--from-afar", default=None, type=float, metavar="F",
                    help="read each photo as if taken from afar: scaled into the middle of a 12 MP frame of its "
-                        "own table colour, F of its width (e.g. 0.35); not with --light, --blur or --turn "
+                        "own table colour, F of its width (e.g. 0.35); not with --light, --blur, --turn or --oblique "
                         "(models/HISTORY.md, Photos from afar)")
     p.add_argument("--blur", default=None, type=float, metavar="SIGMA",
                    help="read each photo blurred in memory: a Gaussian of SIGMA pixels of the photo as stored "
-                        "(e.g. 1.5); not with --light, --from-afar or --turn (models/HISTORY.md, Blurred photos)")
+                        "(e.g. 1.5); not with --light, --from-afar, --turn or --oblique (models/HISTORY.md, "
+                        "Blurred photos)")
     p.add_argument("--turn", default=None, type=float, metavar="DEG",
                    help="read each photo turned anticlockwise by DEG degrees in memory (e.g. 45; 0 saves it again "
-                        "only, the control); not with --light, --from-afar or --blur (models/HISTORY.md, Cards at "
-                        "an angle)")
+                        "only, the control); not with --light, --from-afar, --blur or --oblique (models/HISTORY.md, "
+                        "Cards at an angle)")
+    p.add_argument("--oblique", default=None, type=float, metavar="DEG",
+                   help="read each photo as if the camera were pitched DEG degrees further from above, the far "
+                        "side away (0 to 60, e.g. 30; 0 saves it again only, the control); not with --light, "
+                        "--from-afar, --blur or --turn (models/HISTORY.md, Photos at a slant)")
     p.add_argument("--as-shows", action="store_true",
                    help="read each photo of 4 or 5 cards in view as the count reads a show: told it holds that "
                         "many, a card short of the line makes up the number and the least sure of one card more "
@@ -273,17 +278,18 @@ def _run_eval(args: argparse.Namespace) -> int:
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
     from vision.light import in_light
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
+    from vision.oblique import check_slant, read_slanted
     from vision.turned import check_degrees, read_turned
 
     for flag, value, check in (("--from-afar", args.from_afar, check_frac), ("--blur", args.blur, check_sigma),
-                               ("--turn", args.turn, check_degrees)):
+                               ("--turn", args.turn, check_degrees), ("--oblique", args.oblique, check_slant)):
         if value is not None:
             try:
                 check(value)  # the module's own range, said under the flag's name
             except ValueError as e:
                 raise CliError(f"{flag} {value:g}: {e}") from None
     given = [flag for flag, value in (("--light", args.light), ("--from-afar", args.from_afar), ("--blur", args.blur),
-                                      ("--turn", args.turn)) if value is not None]
+                                      ("--turn", args.turn), ("--oblique", args.oblique)) if value is not None]
     if len(given) > 1:
         raise CliError(f"{' and '.join(given)} make a photo over each in their own way: give one of them")
     made, made_name = None, ""  # each photo made over in memory before it is read (at most one way)
@@ -295,6 +301,8 @@ def _run_eval(args: argparse.Namespace) -> int:
         made, made_name = partial(read_blurred, sigma=args.blur), f", blurred ({args.blur:g} px)"
     elif args.turn is not None:
         made, made_name = partial(read_turned, degrees=args.turn), f", turned {args.turn:g} degrees"
+    elif args.oblique is not None:
+        made, made_name = partial(read_slanted, degrees=args.oblique), f", at a slant ({args.oblique:g} degrees)"
     config = RecognizerConfig()
     if args.second_looks is not None:
         config = replace(config, second_look_sizes=_sizes(args.second_looks))
