@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -59,15 +58,11 @@ def slanted(img: np.ndarray, degrees: float) -> np.ndarray:
                                borderMode=cv2.BORDER_CONSTANT, borderValue=tuple(float(v) for v in table_colour(img)))
 
 
-def slanted_jpeg(path: Path, degrees: float, quality: int = 92) -> bytes:
-    """The photo at ``path`` slanted (:func:`slanted`), as JPEG bytes (:func:`vision.light.made_jpeg`)."""
-    return made_jpeg(path, lambda img, rng: slanted(img, degrees), quality)
-
-
 def read_slanted(recognize: Callable[..., Detections], degrees: float) -> Callable[..., Detections]:
-    """``recognize`` (a path, and optionally what the photo holds) reading each photo slanted by ``degrees``."""
+    """``recognize`` (a path, and optionally what the photo holds) reading each photo slanted by
+    ``degrees`` (:func:`slanted`), saved again as a JPEG (:func:`vision.light.made_jpeg`)."""
     check_slant(degrees)
-    return reading_made(recognize, lambda path: slanted_jpeg(path, degrees))
+    return reading_made(recognize, lambda path: made_jpeg(path, lambda img, rng: slanted(img, degrees), 92))
 
 
 def check_slant(degrees: float) -> None:
