@@ -277,8 +277,8 @@ def _run_eval(args: argparse.Namespace) -> int:
     from vision.blurred import check_sigma, read_blurred
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
     from vision.light import in_light
-    from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
     from vision.oblique import check_slant, read_slanted
+    from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
     from vision.turned import check_degrees, read_turned
 
     for flag, value, check in (("--from-afar", args.from_afar, check_frac), ("--blur", args.blur, check_sigma),
