@@ -209,9 +209,10 @@ class EvalReport:
         for title, groups in (("by deck", self.by_deck()), ("by layout", self.by_layout()),
                               ("by cards in view", self.by_cards_in_view())):
             if len(groups) > 1:
-                lines.append(f"  {title:<20}photos  cards  per-card  fully right  false")
+                lines.append(f"  {title:<20}photos  cards  per-card  fully right  false  not marked")
                 lines += [f"    {name:<18}{len(d.results):>6}{d.cards:>7}{100 * d.card_accuracy:>9.1f}%"
-                          f"{100 * d.hand_accuracy:>12.1f}%{d.false_cards:>7}" for name, d in groups.items()]
+                          f"{100 * d.hand_accuracy:>12.1f}%{d.false_cards:>7}{d.unmarked_false_cards:>12}"
+                          for name, d in groups.items()]
         conf = self.confusions().most_common(15)
         if conf:
             lines.append("  confusions (labelled -> read, count): "
