@@ -4,8 +4,9 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
-from vision.faces import cut_faces, face_middle
+from vision.faces import cut_faces, face_middle, main
 
 
 def card_upside_down() -> tuple[np.ndarray, list[list[float]]]:
@@ -40,3 +41,20 @@ def test_cut_faces_files_the_cards_mostly_in_view_by_card(tmp_path):
     assert cut_faces(tmp_path, tmp_path / "out") == 1
     assert [p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*.png")] == \
         ["train/3H/s1_0.png"]
+
+
+def test_the_command_refuses_a_folder_that_is_not_there(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--out", str(tmp_path / "out"), str(tmp_path / "nowhere")])
+    assert exc.value.code == 2
+    assert "nowhere is not a folder" in capsys.readouterr().err
+
+
+def test_the_command_writes_the_faces_and_says_how_many(tmp_path, capsys):
+    img, corners = card_upside_down()
+    cv2.imwrite(str(tmp_path / "s1.jpg"), img)
+    (tmp_path / "s1.json").write_text(json.dumps({"image": "s1.jpg", "cards": [
+        {"card": "3H", "face_up": True, "visible_fraction": 1.0, "corners": corners}]}))
+    assert main(["--out", str(tmp_path / "out"), "--val-fraction", "1", str(tmp_path)]) == 0
+    assert "1 face middles written" in capsys.readouterr().out
+    assert (tmp_path / "out" / "val" / "3H" / "s1_0.png").is_file()
