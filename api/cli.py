@@ -281,28 +281,28 @@ def _run_eval(args: argparse.Namespace) -> int:
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
     from vision.turned import check_degrees, read_turned
 
-    for flag, value, check in (("--from-afar", args.from_afar, check_frac), ("--blur", args.blur, check_sigma),
-                               ("--turn", args.turn, check_degrees), ("--oblique", args.oblique, check_slant)):
-        if value is not None:
+    # Each way a photo is made over in memory before it is read: its flag, the value given, the
+    # module's own range check (none for a named light), its reader and the set's added name.
+    ways = (("--light", args.light, None, lambda v: partial(in_light, light=v), "in {} light"),
+            ("--from-afar", args.from_afar, check_frac, lambda v: partial(read_from_afar, frac=v), "from afar ({:g})"),
+            ("--blur", args.blur, check_sigma, lambda v: partial(read_blurred, sigma=v), "blurred ({:g} px)"),
+            ("--turn", args.turn, check_degrees, lambda v: partial(read_turned, degrees=v), "turned {:g} degrees"),
+            ("--oblique", args.oblique, check_slant, lambda v: partial(read_slanted, degrees=v),
+             "at a slant ({:g} degrees)"))
+    given = [way for way in ways if way[1] is not None]
+    for flag, value, check, _, _ in given:
+        if check is not None:
             try:
                 check(value)  # the module's own range, said under the flag's name
             except ValueError as e:
                 raise CliError(f"{flag} {value:g}: {e}") from None
-    given = [flag for flag, value in (("--light", args.light), ("--from-afar", args.from_afar), ("--blur", args.blur),
-                                      ("--turn", args.turn), ("--oblique", args.oblique)) if value is not None]
     if len(given) > 1:
-        raise CliError(f"{' and '.join(given)} make a photo over each in their own way: give one of them")
+        raise CliError(f"{' and '.join(way[0] for way in given)} make a photo over each in their own way: "
+                       "give one of them")
     made, made_name = None, ""  # each photo made over in memory before it is read (at most one way)
-    if args.light:
-        made, made_name = partial(in_light, light=args.light), f", in {args.light} light"
-    elif args.from_afar is not None:
-        made, made_name = partial(read_from_afar, frac=args.from_afar), f", from afar ({args.from_afar:g})"
-    elif args.blur is not None:
-        made, made_name = partial(read_blurred, sigma=args.blur), f", blurred ({args.blur:g} px)"
-    elif args.turn is not None:
-        made, made_name = partial(read_turned, degrees=args.turn), f", turned {args.turn:g} degrees"
-    elif args.oblique is not None:
-        made, made_name = partial(read_slanted, degrees=args.oblique), f", at a slant ({args.oblique:g} degrees)"
+    if given:
+        _, value, _, reader, name = given[0]
+        made, made_name = reader(value), ", " + name.format(value)
     config = RecognizerConfig()
     if args.second_looks is not None:
         config = replace(config, second_look_sizes=_sizes(args.second_looks))
