@@ -29,10 +29,10 @@ MAX_DEGREES = 60.0
 """The most slant made: beyond it the far cards of a 4:3 photo shrink to a sliver of the frame."""
 
 
-def slant_homography(width: int, height: int, degrees: float) -> np.ndarray:
+def slant_homography(width: int, height: int, degrees: float) -> tuple[np.ndarray, tuple[int, int]]:
     """3x3 homography from a photo ``width`` x ``height`` to the same view pitched by ``degrees``
     (far side up), translated and scaled so the result's bounding box starts at the origin and
-    keeps the photo's long side."""
+    keeps the photo's long side; and that box's size (width, height), the canvas to warp onto."""
     check_slant(degrees)
     f = FOCAL_OF_LONG_SIDE * max(width, height)
     k = np.array([[f, 0, width / 2], [0, f, height / 2], [0, 0, 1]])
@@ -44,18 +44,17 @@ def slant_homography(width: int, height: int, degrees: float) -> np.ndarray:
     lo, hi = seen.min(axis=0), seen.max(axis=0)
     scale = max(width, height) / max(hi - lo)
     fit = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
-    return fit @ h
+    out_w, out_h = np.ceil((hi - lo) * scale).astype(int)
+    return fit @ h, (int(out_w), int(out_h))
 
 
 def slanted(img: np.ndarray, degrees: float) -> np.ndarray:
     """``img`` (BGR uint8) seen by a camera pitched ``degrees`` further (:func:`slant_homography`),
     on a canvas of its own long side, what lies outside the photo the table's colour."""
     h, w = img.shape[:2]
-    m = slant_homography(w, h, degrees)
-    corners = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64), m)[0]
-    size = np.ceil(corners.max(axis=0)).astype(int)
-    return cv2.warpPerspective(img, m, (int(size[0]), int(size[1])), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_CONSTANT, borderValue=tuple(float(v) for v in table_colour(img)))
+    m, size = slant_homography(w, h, degrees)
+    return cv2.warpPerspective(img, m, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT,
+                               borderValue=tuple(float(v) for v in table_colour(img)))
 
 
 def read_slanted(recognize: Callable[..., Detections], degrees: float) -> Callable[..., Detections]:
