@@ -37,6 +37,7 @@ import numpy as np
 
 from scorer.cards import Card, parse_cards
 from vision.detections import CHECK_BELOW, Detections, Expected
+from vision.image_io import ImageError
 from vision.starter import SHOW_CARDS, surest
 
 if TYPE_CHECKING:
@@ -373,8 +374,6 @@ def evaluate(photos: Iterable[LabelledPhoto], recognize: Callable[[Path], Detect
     """Read every photo and measure. A photo the reader refuses (greyscale, damaged) stops the
     measurement with its name in the message: a figure over the photos that happened to read
     would not be the set's."""
-    from vision.image_io import ImageError
-
     report = EvalReport(name)
     for photo in photos:
         t = time.perf_counter()
