@@ -9,7 +9,8 @@ shrunk to a square, filed by card as a classifier's folder (``train/5H/...``, ``
 training data for a face classifier from the training decks' renders, and a test of one from the
 held-out decks' (models/HISTORY.md, "The card's face as a second witness"). The corners come from
 the labels, so what it measures is a reader of faces found perfectly; the recognizer does not use
-one yet.
+one: faces found by a plain contour round the indices are those of cards already read, and joined
+to the indices they changed nothing (models/HISTORY.md, "The card's face found on the table").
 
     python -m vision.faces --out data/faceC --val-fraction 0.1 data/faceR data/faceS
 """
