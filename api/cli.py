@@ -118,6 +118,16 @@ def _print_show(show, verdict) -> None:  # noqa: ANN001 - scorer types, imported
             print("  could be: " + ", ".join(" ".join(map(str, i.cards)) for i in verdict.missed))
 
 
+MADE_OVER_FLAGS = ("--light", "--from-afar", "--blur", "--turn", "--oblique")
+"""The ways ``cribcount eval`` makes each photo over in memory before it is read: one at a time."""
+
+
+def _not_with(flag: str) -> str:
+    """The help's note that ``flag`` takes none of the other ways a photo is made over."""
+    others = [f for f in MADE_OVER_FLAGS if f != flag]
+    return f"not with {', '.join(others[:-1])} or {others[-1]}"
+
+
 @command
 def _register_eval(sub: argparse._SubParsersAction) -> None:
     from vision.light import LIGHTS  # the lights --light offers, named once
@@ -169,20 +179,18 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
                         "balance) or both (models/HISTORY.md, Dim and warm light)")
     p.add_argument("--from-afar", default=None, type=float, metavar="F",
                    help="read each photo as if taken from afar: scaled into the middle of a 12 MP frame of its "
-                        "own table colour, F of its width (e.g. 0.35); not with --light, --blur, --turn or --oblique "
+                        f"own table colour, F of its width (e.g. 0.35); {_not_with('--from-afar')} "
                         "(models/HISTORY.md, Photos from afar)")
     p.add_argument("--blur", default=None, type=float, metavar="SIGMA",
                    help="read each photo blurred in memory: a Gaussian of SIGMA pixels of the photo as stored "
-                        "(e.g. 1.5); not with --light, --from-afar, --turn or --oblique (models/HISTORY.md, "
-                        "Blurred photos)")
+                        f"(e.g. 1.5); {_not_with('--blur')} (models/HISTORY.md, Blurred photos)")
     p.add_argument("--turn", default=None, type=float, metavar="DEG",
                    help="read each photo turned anticlockwise by DEG degrees in memory (e.g. 45; 0 saves it again "
-                        "only, the control); not with --light, --from-afar, --blur or --oblique (models/HISTORY.md, "
-                        "Cards at an angle)")
+                        f"only, the control); {_not_with('--turn')} (models/HISTORY.md, Cards at an angle)")
     p.add_argument("--oblique", default=None, type=float, metavar="DEG",
                    help="read each photo as if the camera were pitched DEG degrees further from above, the far "
-                        "side away (0 to 60, e.g. 30; 0 saves it again only, the control); not with --light, "
-                        "--from-afar, --blur or --turn (models/HISTORY.md, Photos at a slant)")
+                        f"side away (0 to 60, e.g. 30; 0 saves it again only, the control); {_not_with('--oblique')} "
+                        "(models/HISTORY.md, Photos at a slant)")
     p.add_argument("--as-shows", action="store_true",
                    help="read each photo of 4 or 5 cards in view as the count reads a show: told it holds that "
                         "many, a card short of the line makes up the number and the least sure of one card more "
