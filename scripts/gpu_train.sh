@@ -21,6 +21,10 @@
 #       --warmup-epochs 1 --depth 0.5 --width 0.375 --seed 93 --blur-aug
 #   As run: the start 35 s, each unpacking call 2-9 s, the training call 549 s (30 epochs), 280 s
 #   left. The machine is given back after 30 s idle: send the next call at once.
+# A detector from scratch on scenes (models/HISTORY.md, "A detector from scratch with close-ups, on a
+# lent GPU"): a vision.det_data mix shrunk to 480 px WebP, five parts of 28 MB,
+#   .venv/bin/python -m vision.scene_pack data/detS --out .devdata/detSpack --max-side 480 --quality 80 --zip-parts 5
+#   bash scripts/gpu_train.sh .devdata detSpack --hours 0.12 --imgsz 480 --depth 0.33 --width 0.125 --seed 71 ...
 # Then one `device run` a part, carrying [".whl", ".devdata/clsGpack.N.zip", ...]:
 #   bash scripts/gpu_train.sh .devdata clsGpack                               # unpack only
 #   bash scripts/gpu_train.sh .devdata clsGpack --hours 0.13 --width 0.375 --blur-aug ...   # last part: train
@@ -50,11 +54,17 @@ for z in "$ZIPS"/"$PACK"*.zip; do
     done_mark="$T/$(basename "$z").done"
     [ -f "$done_mark" ] || { python3 -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])" "$z" "$T/packs" && touch "$done_mark"; }
 done
-echo "crops unpacked: $(find "$T/packs/$PACK" -name '*.webp' | wc -l)"
+echo "images unpacked: $(find "$T/packs/$PACK" -name '*.webp' | wc -l)"
 [ $# -gt 0 ] || exit 0
 nvidia-smi -L || true
-# An absolute --project: Ultralytics puts a relative one under runs/classify/.
-python3 -m vision.train_classifier --data "$T/packs/$PACK" --project "$T/runs" --name gpu --no-export \
-    --workers 14 --batch 256 "$@" 2>&1 | grep -v "━" || true
+# An absolute --project: Ultralytics puts a relative one under runs/classify/. A pack with a data.yaml
+# is a detector's scenes (vision.scene_pack), one of class folders a classifier's crops (vision.crop_pack).
+if [ -f "$T/packs/$PACK/data.yaml" ]; then
+    python3 -m vision.train_detector --data "$T/packs/$PACK/data.yaml" --project "$T/runs" --name gpu --no-export \
+        --workers 14 --batch 64 "$@" 2>&1 | grep -v "━" || true
+else
+    python3 -m vision.train_classifier --data "$T/packs/$PACK" --project "$T/runs" --name gpu --no-export \
+        --workers 14 --batch 256 "$@" 2>&1 | grep -v "━" || true
+fi
 mkdir -p "${OUT:-.}"
 cp "$T/runs/gpu/weights/best.pt" "$T/runs/gpu/weights/last.pt" "$T/runs/gpu/results.csv" "${OUT:-.}/"

@@ -39,7 +39,11 @@
 #  17. a second classifier from scratch with camera blur (width 0.375, 40 epochs) on every crop
 #      source above, then one epoch with more `none` crops: models/classifier2.onnx (models/HISTORY.md,
 #      "A wider classifier from scratch on a lent GPU"; about 13 h on two cores, 8 min on an H200)
-#  18. the exports copied into models/
+#  18. a detector from scratch with close-ups (cut from step 1's phone-size renders) beside every
+#      detector scene above and the real scenes, 47 epochs at 480 px: models/detector.onnx
+#      (models/HISTORY.md, "A detector from scratch with close-ups, on a lent GPU"; about 12 h on
+#      two cores, 8.4 min on an H200)
+#  19. the exports copied into models/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -332,8 +336,25 @@ $PY -m vision.cls_data --out data/clsG det=data/det/cls det2=data/det2/cls hires
     --epochs 1 --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --depth 0.5 --width 0.375 --seed 95 \
     --blur-aug --name cls96Gft --resume --init runs/cls96G/weights/best.pt --export-to runs/export/classifier-96Gft.onnx
 
-step "18. ship"
-models_dir models detector-U classifier-96blur classifier-96Gft
+step "18. a detector from scratch with close-ups: models/detector.onnx"
+# Step 1's 640 px renders, close-ups cut from its phone-size ones (an index 35-80 px at 480, which
+# the 640 px renders rarely show: models/HISTORY.md, "Big indices"), step 15's phone-size and 640 px
+# renders, and the real scenes labelled again by the step-17 models, three times; shrunk to 480 px
+# WebP (vision.scene_pack: the pack a lent H200 trained on, sent in five calls of 28 MB), where
+# --hours 0.14 came to 47 epochs.
+models_dir runs/round7 detector-U classifier-96blur classifier-96Gft
+[ -f data/closeups/data.yaml ] || $PY -m vision.close_ups data/hires/yolo --out data/closeups --per-scene 2 --seed 5
+[ -d data/realdetShip/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
+    --out data/realdetShip --models "$(harvester runs/round7)"
+$PY -m vision.det_data --out data/detS --seed 3 data/det/yolo@3400/150 data/closeups@2009/50 \
+    data/det608/yolo@1200/0 data/det640/yolo@600/0 'data/realdetShip*3'
+[ -f data/detSpack/data.yaml ] || $PY -m vision.scene_pack data/detS --out data/detSpack --max-side 480 --quality 80
+[ -f runs/export/detector-S.onnx ] || $PY -m vision.train_detector --data data/detSpack/data.yaml \
+    --epochs $(epochs 47) --imgsz 480 --depth 0.33 --width 0.125 --lr0 0.002 --warmup-epochs 1 --seed 71 \
+    --name det480S --resume --export-to runs/export/detector-S.onnx
+
+step "19. ship"
+models_dir models detector-S classifier-96blur classifier-96Gft
 rm -f models/classifier3.onnx models/classifier3.json  # trained on mirrored cards only: see the model card
 ls -l models/
 echo "now: .venv/bin/cribcount eval ../shared/photos/poker-cards-4 --synth 200"

@@ -98,16 +98,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def write_zips(out: Path, parts: int = 1) -> list[Path]:
+def write_zips(out: Path, parts: int = 1, pattern: str = "*.webp") -> list[Path]:
     """The pack as ``OUT.zip`` (stored, not compressed: WebP is), or as ``OUT.1.zip`` ... ``OUT.N.zip``
-    holding every Nth crop each, when one call to a lent GPU cannot carry the whole pack beside the
-    working tree; unzipped into one folder, the parts are the pack again."""
+    holding every Nth file matching ``pattern`` each, when one call to a lent GPU cannot carry the
+    whole pack beside the working tree; unzipped into one folder, the parts are the pack again."""
     import zipfile
 
     names = [out.with_suffix(".zip")] if parts <= 1 else [out.with_suffix(f".{i}.zip") for i in range(1, parts + 1)]
     zips = [zipfile.ZipFile(name, "w", zipfile.ZIP_STORED) for name in names]
     try:
-        for i, f in enumerate(sorted(out.rglob("*.webp"))):
+        for i, f in enumerate(sorted(f for f in out.rglob(pattern) if f.is_file())):
             zips[i % len(zips)].write(f, Path(out.name) / f.relative_to(out))
     finally:
         for z in zips:

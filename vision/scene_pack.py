@@ -1,0 +1,111 @@
+"""A detector mix made small enough to send to a lent GPU: its scenes shrunk and re-encoded as WebP.
+
+A lent accelerator is sent the working tree and at most 64 MiB with it per call, about 30 MB of
+data beside the tracked tree; a mix of :mod:`vision.det_data` lists some 7,000 scenes rendered at
+640–2,600 px, near a gigabyte. The detector trains at 480 px, so a scene larger than
+``--max-side`` is shrunk to it first (area averaging; YOLO labels are fractions of the image and
+stay as they are) and written as WebP at ``--quality``: about 20 KB a scene instead of 60–400.
+Each scene is written once, named by the place of its source folder in the mix and its own
+name (two sets may both hold ``s11-train-000000``), and the mix's repeats live in the pack's
+``train.txt``, whose lines are relative to it (``./images/train/...``: Ultralytics reads a list's
+``./`` lines from the list's own folder), so the pack trains wherever it is unpacked.
+
+    python -m vision.scene_pack data/detS --out .devdata/detSpack --max-side 480 --zip-parts 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+import cv2
+
+from vision.crop_pack import write_zips
+from vision.image_io import to_long_side
+
+
+def read_list(path: Path) -> list[Path]:
+    """The image paths of a mix's ``train.txt`` / ``val.txt``, in order, repeats kept."""
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such list (a mix written by vision.det_data has train.txt and val.txt)")
+    return [Path(line) for line in path.read_text().split()]
+
+
+def label_of(image: Path) -> Path:
+    """Where Ultralytics looks for an image's labels: ``.../labels/...`` beside ``.../images/...``."""
+    parts = list(image.parts)
+    at = len(parts) - 1 - parts[::-1].index("images")
+    return Path(*parts[:at], "labels", *parts[at + 1:]).with_suffix(".txt")
+
+
+def packed_name(image: Path, folders: dict[Path, int]) -> str:
+    """``K_STEM``: K numbers the image's folder in the order the mix first names it."""
+    k = folders.setdefault(image.parent, len(folders))
+    return f"{k}_{image.stem}"
+
+
+def pack(mix: Path, out: Path, *, max_side: int = 480, quality: int = 80) -> tuple[int, int, int]:
+    """Write the pack of the mix folder ``mix`` to ``out``; returns (scenes, train lines, bytes)."""
+    lists = {split: read_list(mix / f"{split}.txt") for split in ("train", "val")}
+    if out.exists():
+        shutil.rmtree(out)
+    folders: dict[Path, int] = {}
+    written: dict[Path, str] = {}
+    size = 0
+    for split, images in lists.items():
+        lines = []
+        for image in images:
+            if image not in written:
+                name = packed_name(image, folders)
+                img = cv2.imread(str(image))
+                if img is None:
+                    raise ValueError(f"{image}: not an image")
+                if max(img.shape[:2]) > max_side:
+                    img = to_long_side(img, max_side)
+                data = cv2.imencode(".webp", img, [cv2.IMWRITE_WEBP_QUALITY, quality])[1].tobytes()
+                for kind, payload in (("images", data), ("labels", _labels(image))):
+                    dest = out / kind / split / (f"{name}.webp" if kind == "images" else f"{name}.txt")
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    dest.write_bytes(payload)
+                written[image] = f"./images/{split}/{name}.webp"
+                size += len(data)
+            lines.append(written[image])
+        (out / f"{split}.txt").write_text("".join(f"{line}\n" for line in lines))
+    # No `path:` line: Ultralytics then reads train/val relative to this file's own folder.
+    (out / "data.yaml").write_text("# Written by vision.scene_pack.\ntrain: train.txt\nval: val.txt\n"
+                                   "names:\n  0: index\n")
+    return len(written), len(lists["train"]), size
+
+
+def _labels(image: Path) -> bytes:
+    label = label_of(image)
+    # A scene with no index in view has no label file (Ultralytics reads that as a background image).
+    return label.read_bytes() if label.is_file() else b""
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vision.scene_pack", description=__doc__.splitlines()[0])
+    p.add_argument("mix", type=Path, help="a mix folder written by vision.det_data (train.txt, val.txt)")
+    p.add_argument("--out", required=True, type=Path, help="pack folder to (re)write")
+    p.add_argument("--max-side", type=int, default=480, help="shrink larger scenes to this many px (area)")
+    p.add_argument("--quality", type=int, default=80, help="WebP quality")
+    p.add_argument("--zip-parts", type=int, default=0, help="also write OUT.1.zip ... OUT.N.zip, every Nth file each")
+    a = p.parse_args(argv)
+    if a.max_side < 32 or a.zip_parts < 0 or not 1 <= a.quality <= 100:
+        p.error("--max-side must be 32 or more, --zip-parts 0 or more, --quality 1-100")
+    try:
+        scenes, lines, size = pack(a.mix, a.out, max_side=a.max_side, quality=a.quality)
+    except (FileNotFoundError, ValueError) as e:
+        print(f"scene_pack: {e}", file=sys.stderr)
+        return 2
+    if a.zip_parts:
+        for z in write_zips(a.out, a.zip_parts, pattern="*"):
+            print(f"{z}: {z.stat().st_size / 1e6:.1f} MB")
+    print(f"{a.out}: {scenes} scenes ({lines} train lines), {size / 1e6:.1f} MB of images")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
