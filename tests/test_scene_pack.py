@@ -89,3 +89,35 @@ def test_ultralytics_reads_the_unpacked_pack_with_every_label(mix, tmp_path):
     assert len(scenes.labels) == 5  # the real scene three times
     assert all(len(label["cls"]) == 1 for label in scenes.labels)
     assert all(str(tmp_path / "elsewhere") in label["im_file"] for label in scenes.labels)
+
+
+def test_blurred_copies_keep_their_scenes_labels_and_repeats_and_only_train_gets_them(tmp_path):
+    # A scene with edges to blur: a white card on a dark table.
+    for split in ("train", "val"):
+        (tmp_path / "s" / "images" / split).mkdir(parents=True)
+        (tmp_path / "s" / "labels" / split).mkdir(parents=True)
+        for i in range(4):
+            img = np.zeros((300, 400, 3), np.uint8)
+            cv2.rectangle(img, (100, 80), (220, 240), (255, 255, 255), -1)
+            cv2.imwrite(str(tmp_path / "s" / "images" / split / f"s-{i}.jpg"), img)
+            (tmp_path / "s" / "labels" / split / f"s-{i}.txt").write_text(f"0 0.3 0.{i + 2} 0.05 0.1\n")
+    assert det_data(["--out", str(tmp_path / "mix"), f"{tmp_path / 's'}*2"]) == 0
+    pack(tmp_path / "mix", tmp_path / "p", blurred=1.0, seed=3)
+    train = (tmp_path / "p" / "train.txt").read_text().split()
+    assert len(train) == 4 * 2 * 2 and train.count("./images/train/0_s-1-blur.webp") == 2
+    assert not any("blur" in line for line in (tmp_path / "p" / "val.txt").read_text().split())
+    images = tmp_path / "p" / "images" / "train"
+    sharp, soft = (cv2.imread(str(images / name)).astype(float) for name in ("0_s-1.webp", "0_s-1-blur.webp"))
+    assert np.abs(np.diff(soft, axis=1)).max() < np.abs(np.diff(sharp, axis=1)).max()
+    labels = tmp_path / "p" / "labels" / "train"
+    assert (labels / "0_s-1-blur.txt").read_text() == (labels / "0_s-1.txt").read_text()
+
+
+def test_no_share_writes_no_blurred_copy_and_the_same_seed_the_same_ones(mix, tmp_path):
+    pack(mix, tmp_path / "none")
+    assert not list((tmp_path / "none").rglob("*-blur*"))
+    for name in ("a", "b"):
+        pack(mix, tmp_path / name, blurred=0.5, seed=9)
+    assert (tmp_path / "a" / "train.txt").read_text() == (tmp_path / "b" / "train.txt").read_text()
+    assert [f.read_bytes() for f in sorted((tmp_path / "a").rglob("*-blur.webp"))] == \
+        [f.read_bytes() for f in sorted((tmp_path / "b").rglob("*-blur.webp"))]

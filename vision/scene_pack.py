@@ -16,14 +16,30 @@ name (two sets may both hold ``s11-train-000000``), and the mix's repeats live i
 from __future__ import annotations
 
 import argparse
+import math
 import shutil
 import sys
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from vision.crop_pack import write_zips
 from vision.image_io import to_long_side
+from vision.synth.photo import motion_kernel
+
+BLUR_PX = (0.6, 2.0)
+"""The blur of a blurred copy (a Gaussian's sigma, or a motion streak's length / sqrt(12)) in px of
+the packed scene: up to what a hand-held photo in lamplight shows (`cribcount eval --blur 2`, 2 px on
+a 640 px photo, is 1.5 px at 480)."""
+
+
+def camera_blur(img: np.ndarray, rng: np.random.Generator, motion_share: float = 0.35) -> np.ndarray:
+    """The scene blurred as a camera blurs it: defocus (a Gaussian), or a streak at a random angle."""
+    sigma = rng.uniform(*BLUR_PX)
+    if rng.random() < motion_share:
+        return cv2.filter2D(img, -1, motion_kernel(rng, sigma * math.sqrt(12)))
+    return cv2.GaussianBlur(img, (0, 0), sigma)
 
 
 def read_list(path: Path) -> list[Path]:
@@ -46,13 +62,19 @@ def packed_name(image: Path, folders: dict[Path, int]) -> str:
     return f"{k}_{image.stem}"
 
 
-def pack(mix: Path, out: Path, *, max_side: int = 480, quality: int = 80) -> tuple[int, int, int]:
-    """Write the pack of the mix folder ``mix`` to ``out``; returns (scenes, train lines, bytes)."""
+def pack(mix: Path, out: Path, *, max_side: int = 480, quality: int = 80, blurred: float = 0.0,
+         seed: int = 0) -> tuple[int, int, int]:
+    """Write the pack of the mix folder ``mix`` to ``out``; returns (scenes, train lines, bytes).
+
+    ``blurred``: the share of training scenes that also get a blurred copy (:func:`camera_blur`,
+    drawn with ``seed``), listed as often as the scene itself: the renders blur whole photos, mostly
+    lightly, and a detector trained on them finds fewer indices in a soft photo."""
     lists = {split: read_list(mix / f"{split}.txt") for split in ("train", "val")}
     if out.exists():
         shutil.rmtree(out)
+    rng = np.random.default_rng(seed)
     folders: dict[Path, int] = {}
-    written: dict[Path, str] = {}
+    written: dict[Path, list[str]] = {}
     size = 0
     for split, images in lists.items():
         lines = []
@@ -64,19 +86,25 @@ def pack(mix: Path, out: Path, *, max_side: int = 480, quality: int = 80) -> tup
                     raise ValueError(f"{image}: not an image")
                 if max(img.shape[:2]) > max_side:
                     img = to_long_side(img, max_side)
-                data = cv2.imencode(".webp", img, [cv2.IMWRITE_WEBP_QUALITY, quality])[1].tobytes()
-                for kind, payload in (("images", data), ("labels", _labels(image))):
-                    dest = out / kind / split / (f"{name}.webp" if kind == "images" else f"{name}.txt")
-                    dest.parent.mkdir(parents=True, exist_ok=True)
-                    dest.write_bytes(payload)
-                written[image] = f"./images/{split}/{name}.webp"
-                size += len(data)
-            lines.append(written[image])
+                copies = [(name, img)]
+                if split == "train" and blurred > 0 and rng.random() < blurred:
+                    copies.append((f"{name}-blur", camera_blur(img, rng)))
+                written[image] = []
+                for stem, pixels in copies:
+                    data = cv2.imencode(".webp", pixels, [cv2.IMWRITE_WEBP_QUALITY, quality])[1].tobytes()
+                    for kind, payload in (("images", data), ("labels", _labels(image))):
+                        dest = out / kind / split / (f"{stem}.webp" if kind == "images" else f"{stem}.txt")
+                        dest.parent.mkdir(parents=True, exist_ok=True)
+                        dest.write_bytes(payload)
+                    written[image].append(f"./images/{split}/{stem}.webp")
+                    size += len(data)
+            lines += written[image]
         (out / f"{split}.txt").write_text("".join(f"{line}\n" for line in lines))
     # No `path:` line: Ultralytics then reads train/val relative to this file's own folder.
     (out / "data.yaml").write_text("# Written by vision.scene_pack.\ntrain: train.txt\nval: val.txt\n"
                                    "names:\n  0: index\n")
-    return len(written), len(lists["train"]), size
+    train_lines = (out / "train.txt").read_text().count("\n")
+    return sum(map(len, written.values())), train_lines, size
 
 
 def _labels(image: Path) -> bytes:
@@ -92,11 +120,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-side", type=int, default=480, help="shrink larger scenes to this many px (area)")
     p.add_argument("--quality", type=int, default=80, help="WebP quality")
     p.add_argument("--zip-parts", type=int, default=0, help="also write OUT.1.zip ... OUT.N.zip, every Nth file each")
+    p.add_argument("--blurred", type=float, default=0.0, help="this share of training scenes also gets a blurred copy")
+    p.add_argument("--seed", type=int, default=0, help="seed for which scenes get a blurred copy, and how blurred")
     a = p.parse_args(argv)
-    if a.max_side < 32 or a.zip_parts < 0 or not 1 <= a.quality <= 100:
-        p.error("--max-side must be 32 or more, --zip-parts 0 or more, --quality 1-100")
+    if a.max_side < 32 or a.zip_parts < 0 or not 1 <= a.quality <= 100 or not 0 <= a.blurred <= 1:
+        p.error("--max-side must be 32 or more, --zip-parts 0 or more, --quality 1-100, --blurred 0-1")
     try:
-        scenes, lines, size = pack(a.mix, a.out, max_side=a.max_side, quality=a.quality)
+        scenes, lines, size = pack(a.mix, a.out, max_side=a.max_side, quality=a.quality, blurred=a.blurred,
+                                   seed=a.seed)
     except (FileNotFoundError, ValueError) as e:
         print(f"scene_pack: {e}", file=sys.stderr)
         return 2
