@@ -60,6 +60,8 @@ def test_the_labels_travel_unchanged_beside_their_scenes(mix, tmp_path):
 def test_ultralytics_finds_the_labels_where_it_looks_for_them():
     assert label_of(Path("/x/images/train/a.webp")) == Path("/x/labels/train/a.txt")
     assert label_of(Path("/images/d/images/val/b.jpg")) == Path("/images/d/labels/val/b.txt")
+    with pytest.raises(ValueError, match="not under an images/ folder"):
+        label_of(Path("/x/scenes/a.jpg"))
 
 
 def test_the_command_zips_the_pack_in_parts_that_unzip_into_the_pack(mix, tmp_path):

@@ -52,6 +52,8 @@ def read_list(path: Path) -> list[Path]:
 def label_of(image: Path) -> Path:
     """Where Ultralytics looks for an image's labels: ``.../labels/...`` beside ``.../images/...``."""
     parts = list(image.parts)
+    if "images" not in parts:
+        raise ValueError(f"{image}: not under an images/ folder, so its labels cannot be found")
     at = len(parts) - 1 - parts[::-1].index("images")
     return Path(*parts[:at], "labels", *parts[at + 1:]).with_suffix(".txt")
 
@@ -67,8 +69,9 @@ def pack(mix: Path, out: Path, *, max_side: int = 480, quality: int = 80, blurre
     """Write the pack of the mix folder ``mix`` to ``out``; returns (scenes, train lines, bytes).
 
     ``blurred``: the share of training scenes that also get a blurred copy (:func:`camera_blur`,
-    drawn with ``seed``), listed as often as the scene itself: the renders blur whole photos, mostly
-    lightly, and a detector trained on them finds fewer indices in a soft photo."""
+    drawn with ``seed``), listed as often as the scene itself. The renders blur whole photos, mostly
+    lightly; a fine-tune with such copies was measured once and read blurred photos no better
+    (models/HISTORY.md, "A detector from scratch with close-ups, on a lent GPU")."""
     lists = {split: read_list(mix / f"{split}.txt") for split in ("train", "val")}
     if out.exists():
         shutil.rmtree(out)
