@@ -4,8 +4,10 @@
 # interrupted mid-way continues from runs/<name>/weights/last.pt.
 #
 #   bash scripts/setup.sh --train      # once: torch + ultralytics in .venv
-#   bash scripts/retrain.sh            # about 18 h on two CPU cores, timed when training used one thread
-#                                      # of them; a thread per core now (models/HISTORY.md), not timed since
+#   bash scripts/retrain.sh            # about 18 h on two CPU cores for steps 1-16, timed when training used
+#                                      # one thread of them (a thread per core now, models/HISTORY.md, not timed
+#                                      # since); steps 17 and 18, each run on a lent H200 first, about 13 h and
+#                                      # 12 h more
 #
 # Steps (models/README.md lists them, models/HISTORY.md says why each is there):
 #   1. synthetic scenes: 4000 at 640 px for the detector, 1200 phone-size ones for sharp crops
