@@ -24,7 +24,8 @@
 # A detector from scratch on scenes (models/HISTORY.md, "A detector from scratch with close-ups, on a
 # lent GPU"): a vision.det_data mix shrunk to 480 px WebP, five parts of 28 MB,
 #   .venv/bin/python -m vision.scene_pack data/detS --out .devdata/detSpack --max-side 480 --quality 80 --zip-parts 5
-#   bash scripts/gpu_train.sh .devdata detSpack --hours 0.12 --imgsz 480 --depth 0.33 --width 0.125 --seed 71 ...
+#   bash scripts/gpu_train.sh .devdata detSpack --hours 0.14 --imgsz 480 --depth 0.33 --width 0.125 --seed 71 \
+#       --warmup-epochs 1 --lr0 0.002      # as run: start 43 s, parts 1-4 under 3 s a call, the training 532 s
 # Then one `device run` a part, carrying [".whl", ".devdata/clsGpack.N.zip", ...]:
 #   bash scripts/gpu_train.sh .devdata clsGpack                               # unpack only
 #   bash scripts/gpu_train.sh .devdata clsGpack --hours 0.13 --width 0.375 --blur-aug ...   # last part: train
