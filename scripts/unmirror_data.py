@@ -26,6 +26,8 @@ from pathlib import Path
 
 import cv2
 
+from vision.det_data import label_of
+
 
 def _link(src: Path, dst: Path) -> None:
     dst.parent.mkdir(parents=True, exist_ok=True)
@@ -54,13 +56,6 @@ def classify(src: Path, dst: Path, real: list[str]) -> tuple[int, int]:
     return mirrored, linked
 
 
-def _label_of(image: Path) -> Path:
-    parts = list(image.parts)
-    i = len(parts) - 1 - parts[::-1].index("images")
-    parts[i] = "labels"
-    return Path(*parts).with_suffix(".txt")
-
-
 def detect(listing: Path, dst: Path, real: list[str]) -> tuple[int, int]:
     mirrored = linked = 0
     lines = []
@@ -69,7 +64,7 @@ def detect(listing: Path, dst: Path, real: list[str]) -> tuple[int, int]:
         is_real = any(w in str(img) for w in real)
         out = dst / "images" / f"{n:06d}_{img.name}"
         lab_out = dst / "labels" / out.with_suffix(".txt").name
-        lab = _label_of(img)
+        lab = label_of(img)
         rows = [r.split() for r in lab.read_text().splitlines() if r.strip()] if lab.exists() else []
         if is_real:
             _link(img, out)

@@ -10,8 +10,9 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.det_data import label_of
 from vision.det_data import main as det_data
-from vision.scene_pack import label_of, main, pack
+from vision.scene_pack import main, pack
 
 
 def _scene_set(root: Path, sizes: dict[str, tuple[int, int]]) -> None:

@@ -52,6 +52,15 @@ class SceneSource:
         return sorted(p.resolve() for p in folder.glob("*.jpg"))
 
 
+def label_of(image: Path) -> Path:
+    """Where Ultralytics looks for an image's labels: ``.../labels/...`` beside ``.../images/...``."""
+    parts = list(image.parts)
+    if "images" not in parts:
+        raise ValueError(f"{image}: not under an images/ folder, so its labels cannot be found")
+    at = len(parts) - 1 - parts[::-1].index("images")
+    return Path(*parts[:at], "labels", *parts[at + 1:]).with_suffix(".txt")
+
+
 def mix(sources: list[SceneSource], seed: int) -> tuple[list[Path], list[Path]]:
     """(train list, val list). Every source's train draw comes before any val draw, in source order."""
     rng = random.Random(seed)

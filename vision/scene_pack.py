@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from vision.crop_pack import write_zips
+from vision.det_data import label_of
 from vision.image_io import to_long_side
 from vision.synth.photo import motion_kernel
 
@@ -47,15 +48,6 @@ def read_list(path: Path) -> list[Path]:
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such list (a mix written by vision.det_data has train.txt and val.txt)")
     return [Path(line) for line in path.read_text().split()]
-
-
-def label_of(image: Path) -> Path:
-    """Where Ultralytics looks for an image's labels: ``.../labels/...`` beside ``.../images/...``."""
-    parts = list(image.parts)
-    if "images" not in parts:
-        raise ValueError(f"{image}: not under an images/ folder, so its labels cannot be found")
-    at = len(parts) - 1 - parts[::-1].index("images")
-    return Path(*parts[:at], "labels", *parts[at + 1:]).with_suffix(".txt")
 
 
 def packed_name(image: Path, folders: dict[Path, int]) -> str:
