@@ -70,7 +70,7 @@ def pack(mix: Path, out: Path, *, max_side: int = 480, quality: int = 80, blurre
     rng = np.random.default_rng(seed)
     folders: dict[Path, int] = {}
     written: dict[Path, list[str]] = {}
-    size = 0
+    size = train_lines = 0
     for split, images in lists.items():
         lines = []
         for image in images:
@@ -85,9 +85,10 @@ def pack(mix: Path, out: Path, *, max_side: int = 480, quality: int = 80, blurre
                 if split == "train" and blurred > 0 and rng.random() < blurred:
                     copies.append((f"{name}-blur", camera_blur(img, rng)))
                 written[image] = []
+                labels = _labels(image)
                 for stem, pixels in copies:
                     data = cv2.imencode(".webp", pixels, [cv2.IMWRITE_WEBP_QUALITY, quality])[1].tobytes()
-                    for kind, payload in (("images", data), ("labels", _labels(image))):
+                    for kind, payload in (("images", data), ("labels", labels)):
                         dest = out / kind / split / (f"{stem}.webp" if kind == "images" else f"{stem}.txt")
                         dest.parent.mkdir(parents=True, exist_ok=True)
                         dest.write_bytes(payload)
@@ -95,10 +96,11 @@ def pack(mix: Path, out: Path, *, max_side: int = 480, quality: int = 80, blurre
                     size += len(data)
             lines += written[image]
         (out / f"{split}.txt").write_text("".join(f"{line}\n" for line in lines))
+        if split == "train":
+            train_lines = len(lines)
     # No `path:` line: Ultralytics then reads train/val relative to this file's own folder.
     (out / "data.yaml").write_text("# Written by vision.scene_pack.\ntrain: train.txt\nval: val.txt\n"
                                    "names:\n  0: index\n")
-    train_lines = (out / "train.txt").read_text().count("\n")
     return sum(map(len, written.values())), train_lines, size
 
 
