@@ -46,6 +46,13 @@ class CameraBlur:
         sigma = rng.uniform(0.15, 1.0) * self.max_blur * min(img.shape[:2])
         if sigma < 0.3:
             return img
-        if rng.random() < self.motion_share:
-            return cv2.filter2D(img, -1, motion_kernel(rng, sigma * math.sqrt(12)))
-        return cv2.GaussianBlur(img, (0, 0), sigma)
+        return blur_as_camera(img, sigma, rng, self.motion_share)
+
+
+def blur_as_camera(img: np.ndarray, sigma: float, rng: np.random.Generator, motion_share: float) -> np.ndarray:
+    """``img`` blurred by ``sigma`` px as a camera blurs: a motion streak at a random angle (its
+    length ``sigma`` x sqrt(12), which spreads as far) with chance ``motion_share``, else defocus
+    (a Gaussian). Also :func:`vision.scene_pack.camera_blur`, for whole scenes."""
+    if rng.random() < motion_share:
+        return cv2.filter2D(img, -1, motion_kernel(rng, sigma * math.sqrt(12)))
+    return cv2.GaussianBlur(img, (0, 0), sigma)

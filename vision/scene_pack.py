@@ -16,7 +16,6 @@ name (two sets may both hold ``s11-train-000000``), and the mix's repeats live i
 from __future__ import annotations
 
 import argparse
-import math
 import shutil
 import sys
 from pathlib import Path
@@ -26,8 +25,8 @@ import numpy as np
 
 from vision.crop_pack import write_zips
 from vision.det_data import label_of
+from vision.blur_aug import blur_as_camera
 from vision.image_io import to_long_side
-from vision.synth.photo import motion_kernel
 
 BLUR_PX = (0.6, 2.0)
 """The blur of a blurred copy (a Gaussian's sigma, or a motion streak's length / sqrt(12)) in px of
@@ -36,11 +35,8 @@ a 640 px photo, is 1.5 px at 480)."""
 
 
 def camera_blur(img: np.ndarray, rng: np.random.Generator, motion_share: float = 0.35) -> np.ndarray:
-    """The scene blurred as a camera blurs it: defocus (a Gaussian), or a streak at a random angle."""
-    sigma = rng.uniform(*BLUR_PX)
-    if rng.random() < motion_share:
-        return cv2.filter2D(img, -1, motion_kernel(rng, sigma * math.sqrt(12)))
-    return cv2.GaussianBlur(img, (0, 0), sigma)
+    """The scene blurred as a camera blurs it, by a blur drawn from :data:`BLUR_PX`."""
+    return blur_as_camera(img, rng.uniform(*BLUR_PX), rng, motion_share)
 
 
 def read_list(path: Path) -> list[Path]:
