@@ -80,6 +80,13 @@ def test_a_set_is_a_folder_made_over_or_not():
         PhotoSet.parse("data/real78@fog=2")
 
 
+@pytest.mark.parametrize(("spec", "says"), [("x@blur=much", "not a number"), ("x@blur=-1", "sigma"),
+                                             ("x@light=moon", "no light 'moon'"), ("x@afar=2", "fraction")])
+def test_a_way_made_over_with_a_value_it_cannot_take_is_refused_before_reading(spec, says):
+    with pytest.raises(ValueError, match=says):
+        PhotoSet.parse(spec)
+
+
 def test_the_command_prints_the_shipped_figures_each_variant_and_the_pool(capsys):
     assert main([str(SAMPLES), "--try", 'tight={"crop_margins": [0.1]}']) == 0
     out = capsys.readouterr().out

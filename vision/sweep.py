@@ -26,18 +26,38 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.afar import read_from_afar
-from vision.blurred import read_blurred
+from vision.afar import check_frac, read_from_afar
+from vision.blurred import check_sigma, read_blurred
 from vision.evaluate import compare, evaluate, load_labelled
-from vision.light import in_light
+from vision.light import LIGHTS, in_light
 from vision.recognizer import MODELS_DIR, Classifier, Recognizer, RecognizerConfig
-from vision.turned import read_turned
+from vision.turned import check_degrees, read_turned
 
-MADE_OVER: dict[str, Callable[[str], Callable]] = {
-    "blur": lambda v: partial(read_blurred, sigma=float(v)),
-    "light": lambda v: partial(in_light, light=v),
-    "afar": lambda v: partial(read_from_afar, frac=float(v)),
-    "turn": lambda v: partial(read_turned, degrees=float(v)),
+def _number(check: Callable[[float], None]) -> Callable[[str], float]:
+    """A made-over way's value from text, checked by its module (``ValueError`` saying the range)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"{text!r} is not a number") from None
+        check(value)
+        return value
+    return parse
+
+
+def _light(text: str) -> str:
+    if text not in LIGHTS:
+        raise ValueError(f"no light {text!r}: one of {', '.join(LIGHTS)}")
+    return text
+
+
+# Each way a set's photos may be made over in memory, as `cribcount eval` does: its value read from
+# text, and the reader it wraps a recognizer's `recognize` in.
+MADE_OVER: dict[str, tuple[Callable[[str], object], Callable]] = {
+    "blur": (_number(check_sigma), lambda v: partial(read_blurred, sigma=v)),
+    "light": (_light, lambda v: partial(in_light, light=v)),
+    "afar": (_number(check_frac), lambda v: partial(read_from_afar, frac=v)),
+    "turn": (_number(check_degrees), lambda v: partial(read_turned, degrees=v)),
 }
 
 
@@ -107,13 +127,19 @@ class PhotoSet:
             way, _, value = how.partition("=")
             if way not in MADE_OVER or not value:
                 raise ValueError(f"{spec!r}: expected folder@WAY=VALUE, WAY one of {', '.join(MADE_OVER)}")
+            try:
+                MADE_OVER[way][0](value)
+            except ValueError as e:
+                raise ValueError(f"{spec!r}: {e}") from None
         return cls(Path(folder), how or None)
 
     def reader(self, recognizer: Recognizer) -> Callable:
+        """``recognizer.recognize``, reading each photo made over as the set says."""
         if self.made_over is None:
             return recognizer.recognize
         way, _, value = self.made_over.partition("=")
-        return MADE_OVER[way](value)(recognizer.recognize)
+        parse, made = MADE_OVER[way]
+        return made(parse(value))(recognizer.recognize)
 
     def __str__(self) -> str:
         return f"{self.folder}" + (f" @{self.made_over}" if self.made_over else "")
