@@ -114,4 +114,3 @@ def test_a_second_box_on_one_index_is_dropped_when_it_overlaps_the_first_more_th
     found = recognizer.detect_indices(np.zeros((480, 480, 3), np.uint8))
     assert len(found) == boxes
     assert found.confidence.max() == pytest.approx(0.9)
-
