@@ -26,6 +26,12 @@
 #   .venv/bin/python -m vision.scene_pack data/detS --out .devdata/detSpack --max-side 480 --quality 80 --zip-parts 5
 #   bash scripts/gpu_train.sh .devdata detSpack --hours 0.14 --imgsz 480 --depth 0.33 --width 0.125 --seed 71 \
 #       --warmup-epochs 1 --lr0 0.002      # as run: start 43 s, parts 1-4 under 3 s a call, the training 532 s
+# The first classifier from scratch (models/HISTORY.md, "The thresholds asked again ..."): its pack,
+# step 17's crop sources with the harvests redone by the shipped models, three parts of 28.8 MB,
+#   .venv/bin/python -m vision.crop_pack data/clsF --out .devdata/clsFpack --half det_ --half rp_ --none 8000 \
+#       --val-fraction 0.15 --seed 7 --max-side 96 --zip-parts 3
+#   bash scripts/gpu_train.sh .devdata clsFpack --hours 0.13 --epochs 100 --imgsz 96 --lr0 0.002 \
+#       --warmup-epochs 1 --depth 0.5 --width 0.25 --seed 93 --blur-aug      # the last part's call
 # Then one `device run` a part, carrying [".whl", ".devdata/clsGpack.N.zip", ...]:
 #   bash scripts/gpu_train.sh .devdata clsGpack                               # unpack only
 #   bash scripts/gpu_train.sh .devdata clsGpack --hours 0.13 --width 0.375 --blur-aug ...   # last part: train
