@@ -279,29 +279,21 @@ def _run_eval(args: argparse.Namespace) -> int:
     import json
     import tempfile
     from dataclasses import replace
-    from functools import partial
 
-    from vision.afar import check_frac, read_from_afar
-    from vision.blurred import check_sigma, read_blurred
     from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
-    from vision.light import in_light
-    from vision.oblique import check_slant, read_slanted
+    from vision.made_over import WAYS
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
-    from vision.turned import check_degrees, read_turned
 
-    # Each way a photo is made over in memory before it is read: its flag, the value given, the
-    # module's own range check (none for a named light), its reader and the set's added name.
-    ways = (("--light", args.light, None, lambda v: partial(in_light, light=v), "in {} light"),
-            ("--from-afar", args.from_afar, check_frac, lambda v: partial(read_from_afar, frac=v), "from afar ({:g})"),
-            ("--blur", args.blur, check_sigma, lambda v: partial(read_blurred, sigma=v), "blurred ({:g} px)"),
-            ("--turn", args.turn, check_degrees, lambda v: partial(read_turned, degrees=v), "turned {:g} degrees"),
-            ("--oblique", args.oblique, check_slant, lambda v: partial(read_slanted, degrees=v),
-             "at a slant ({:g} degrees)"))
+    # Each way a photo is made over in memory before it is read (vision.made_over): its flag, the
+    # value given and the way. A light is one of the flag's choices already.
+    ways = (("--light", args.light, WAYS["light"]), ("--from-afar", args.from_afar, WAYS["afar"]),
+            ("--blur", args.blur, WAYS["blur"]), ("--turn", args.turn, WAYS["turn"]),
+            ("--oblique", args.oblique, WAYS["oblique"]))
     given = [way for way in ways if way[1] is not None]
-    for flag, value, check, _, _ in given:
-        if check is not None:
+    for flag, value, way in given:
+        if way.numeric:
             try:
-                check(value)  # the module's own range, said under the flag's name
+                way.check(value)  # the module's own range, said under the flag's name
             except ValueError as e:
                 raise CliError(f"{flag} {value:g}: {e}") from None
     if len(given) > 1:
@@ -309,8 +301,8 @@ def _run_eval(args: argparse.Namespace) -> int:
                        "give one of them")
     made, made_name = None, ""  # each photo made over in memory before it is read (at most one way)
     if given:
-        _, value, _, reader, name = given[0]
-        made, made_name = reader(value), ", " + name.format(value)
+        _, value, way = given[0]
+        made, made_name = way.over(value), ", " + way.name.format(value)
     config = RecognizerConfig()
     if args.second_looks is not None:
         config = replace(config, second_look_sizes=_sizes(args.second_looks))

@@ -76,6 +76,11 @@ def reading_made(recognize: Callable[..., Detections], jpeg_of: Callable[[Path],
 
 def in_light(recognize: Callable[..., Detections], light: str) -> Callable[..., Detections]:
     """``recognize`` (a path, and optionally what the photo holds) reading each photo relit in ``light``."""
+    check_light(light)
+    return reading_made(recognize, lambda path: relit_jpeg(path, light))
+
+
+def check_light(light: str) -> None:
+    """Raise ``ValueError`` unless ``light`` names a light this module makes (:data:`LIGHTS`)."""
     if light not in LIGHTS:
         raise ValueError(f"no light {light!r}: one of {', '.join(LIGHTS)}")
-    return reading_made(recognize, lambda path: relit_jpeg(path, light))

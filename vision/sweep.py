@@ -9,7 +9,7 @@ crops). Here the models' answers are kept by their input (:class:`Memo`), so eac
 what it reads differently: fourteen variants over the eight tuning sets took about 25 minutes on
 two cores, against some 100 for as many ``cribcount eval --against`` runs. A folder may be made over
 in memory as ``cribcount eval`` does (``@blur=SIGMA``, ``@light=dim|warm|dim-warm``,
-``@afar=FRACTION``, ``@turn=DEGREES``). Each set prints the shipped settings' figures and, per
+``@afar=FRACTION``, ``@turn=DEGREES``, ``@oblique=DEGREES``: :mod:`vision.made_over`). Each set prints the shipped settings' figures and, per
 variant, the paired difference (``vision.evaluate.compare``); then the variants pooled over the sets.
 """
 
@@ -21,44 +21,28 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from functools import partial
 from pathlib import Path
 
 import numpy as np
 
-from vision.afar import check_frac, read_from_afar
-from vision.blurred import check_sigma, read_blurred
 from vision.evaluate import compare, evaluate, load_labelled
-from vision.light import LIGHTS, in_light
+from vision.made_over import WAYS
 from vision.recognizer import MODELS_DIR, Classifier, Recognizer, RecognizerConfig
-from vision.turned import check_degrees, read_turned
 
-def _number(check: Callable[[float], None]) -> Callable[[str], float]:
-    """A made-over way's value from text, checked by its module (``ValueError`` saying the range)."""
-    def parse(text: str) -> float:
+
+def way_value(way: str, text: str) -> float | str:
+    """The value of a made-over way (:data:`vision.made_over.WAYS`) from text, checked by the way's
+    module before any photo is read: ``ValueError`` saying what is wrong."""
+    if way not in WAYS:
+        raise ValueError(f"expected folder@WAY=VALUE, WAY one of {', '.join(WAYS)}")
+    value: float | str = text
+    if WAYS[way].numeric:
         try:
             value = float(text)
         except ValueError:
             raise ValueError(f"{text!r} is not a number") from None
-        check(value)
-        return value
-    return parse
-
-
-def _light(text: str) -> str:
-    if text not in LIGHTS:
-        raise ValueError(f"no light {text!r}: one of {', '.join(LIGHTS)}")
-    return text
-
-
-# Each way a set's photos may be made over in memory, as `cribcount eval` does: its value read from
-# text, and the reader it wraps a recognizer's `recognize` in.
-MADE_OVER: dict[str, tuple[Callable[[str], object], Callable]] = {
-    "blur": (_number(check_sigma), lambda v: partial(read_blurred, sigma=v)),
-    "light": (_light, lambda v: partial(in_light, light=v)),
-    "afar": (_number(check_frac), lambda v: partial(read_from_afar, frac=v)),
-    "turn": (_number(check_degrees), lambda v: partial(read_turned, degrees=v)),
-}
+    WAYS[way].check(value)
+    return value
 
 
 class Memo:
@@ -121,14 +105,12 @@ class PhotoSet:
 
     @classmethod
     def parse(cls, spec: str) -> PhotoSet:
-        """``folder`` or ``folder@way=value`` (:data:`MADE_OVER`)."""
+        """``folder`` or ``folder@way=value`` (:data:`vision.made_over.WAYS`)."""
         folder, _, how = spec.partition("@")
         if how:
             way, _, value = how.partition("=")
-            if way not in MADE_OVER or not value:
-                raise ValueError(f"{spec!r}: expected folder@WAY=VALUE, WAY one of {', '.join(MADE_OVER)}")
             try:
-                MADE_OVER[way][0](value)
+                way_value(way, value)
             except ValueError as e:
                 raise ValueError(f"{spec!r}: {e}") from None
         return cls(Path(folder), how or None)
@@ -138,8 +120,7 @@ class PhotoSet:
         if self.made_over is None:
             return recognizer.recognize
         way, _, value = self.made_over.partition("=")
-        parse, made = MADE_OVER[way]
-        return made(parse(value))(recognizer.recognize)
+        return WAYS[way].over(way_value(way, value))(recognizer.recognize)
 
     def __str__(self) -> str:
         return f"{self.folder}" + (f" @{self.made_over}" if self.made_over else "")
