@@ -16,6 +16,7 @@ variant, the paired difference (``vision.evaluate.compare``); then the variants 
 from __future__ import annotations
 
 import argparse
+import copy
 import hashlib
 import json
 import sys
@@ -90,8 +91,7 @@ def variant(recognizer: Recognizer, settings: dict) -> Recognizer:
     known = {f.name for f in fields(RecognizerConfig)}
     if unknown := sorted(set(settings) - known):
         raise ValueError(f"not a recognizer setting: {', '.join(unknown)}")
-    other = Recognizer.__new__(Recognizer)
-    other.__dict__.update(recognizer.__dict__)
+    other = copy.copy(recognizer)
     other.config = replace(recognizer.config, **{k: tuple(v) if isinstance(v, list) else v for k, v in settings.items()})
     return other
 
@@ -153,9 +153,8 @@ def sweep(sets: list[PhotoSet], base: Recognizer, variants: dict[str, Recognizer
             lo, hi = d.card_delta_95
             print(f"  {name:>12}: cards {100 * d.card_delta:+.2f} ({100 * lo:+.2f} to {100 * hi:+.2f}), "
                   f"photos fixed {d.fixed}, broken {d.broken}, false {d.false_delta:+d}", flush=True)
-            sums = pooled[name]
-            sums[0] += d.card_delta * cards
-            sums[1:] = [sums[1] + cards, sums[2] + d.fixed, sums[3] + d.broken, sums[4] + d.false_delta]
+            for i, value in enumerate((d.card_delta * cards, cards, d.fixed, d.broken, d.false_delta)):
+                pooled[name][i] += value
     return pooled
 
 
