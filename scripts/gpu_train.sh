@@ -32,6 +32,14 @@
 #       --val-fraction 0.15 --seed 7 --max-side 96 --zip-parts 3
 #   bash scripts/gpu_train.sh .devdata clsFpack --hours 0.13 --epochs 100 --imgsz 96 --lr0 0.002 \
 #       --warmup-epochs 1 --depth 0.5 --width 0.25 --seed 93 --blur-aug      # the last part's call
+# The same with the chunky-club renders (models/HISTORY.md, "The first classifier from scratch, with the
+# chunky clubs, on a lent GPU"): step 17's sources plus data/rp3 and data/rp3v, four parts of 24.7 MB,
+#   .venv/bin/python -m vision.cls_data --out data/clsH <data/clsF's sources> chunky=data/rp3/cls chunkyv=data/rp3v/cls
+#   .venv/bin/python -m vision.crop_pack data/clsH --out .devdata/clsHpack --half det_ --half rp_ --none 8000 \
+#       --val-fraction 0.15 --seed 7 --max-side 96 --zip-parts 4                  # 109,052 crops, 2 minutes
+#   bash scripts/gpu_train.sh .devdata clsHpack --hours 0.145 --epochs 100 --imgsz 96 --lr0 0.002 \
+#       --warmup-epochs 1 --depth 0.5 --width 0.25 --seed 93 --blur-aug      # the last part's call
+#   As run: the start 46 s, parts 1-3 2-4 s a call, the training call 572 s (30 epochs), 249 s left.
 # Then one `device run` a part, carrying [".whl", ".devdata/clsGpack.N.zip", ...]:
 #   bash scripts/gpu_train.sh .devdata clsGpack                               # unpack only
 #   bash scripts/gpu_train.sh .devdata clsGpack --hours 0.13 --width 0.375 --blur-aug ...   # last part: train
