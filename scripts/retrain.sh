@@ -328,9 +328,11 @@ step "17. a second classifier from scratch with camera blur, then more none: mod
 # 640 px and randomized-deck crops, 8,000 none, crops shrunk to 96 px); there --hours 0.13 came to
 # 40 epochs. Then one epoch on the phone-size, numbered-board and real card crops with 20,000 none
 # (pips, numerals, court figures), which the first 40 epochs had seen too few of.
-$PY -m vision.cls_data --out data/clsG det=data/det/cls det2=data/det2/cls hires=data/hires/cls \
-    hires2=data/hires2/cls hires3=data/hires3/cls rp=data/rp/cls rp2=data/rp2/cls rpv=data/rpv/cls \
-    old=data/old/cls nb=data/nbT/cls nbv=data/nbV/cls mined=data/nbM real=data/realcls4 mid=data/realmid4
+# Step 19 reads the same sources (less rp2, which this step's pack drops): named once here.
+CROP_SOURCES=(det=data/det/cls det2=data/det2/cls hires=data/hires/cls hires2=data/hires2/cls
+    hires3=data/hires3/cls rp=data/rp/cls rpv=data/rpv/cls old=data/old/cls nb=data/nbT/cls nbv=data/nbV/cls
+    mined=data/nbM real=data/realcls4 mid=data/realmid4)
+$PY -m vision.cls_data --out data/clsG "${CROP_SOURCES[@]}" rp2=data/rp2/cls
 [ -d data/clsGpack/train ] || $PY -m vision.crop_pack data/clsG --out data/clsGpack --half det_ --half rp_ \
     --drop rp2_ --none 8000 --val-fraction 0.15 --seed 7 --max-side 96
 [ -d data/clsGft/train ] || $PY -m vision.crop_pack data/clsG --out data/clsGft --drop det_ --drop det2_ \
@@ -365,10 +367,7 @@ step "19. the first classifier from scratch, with the chunky clubs: models/class
 # first classifier from scratch, with the chunky clubs, on a lent GPU"). At the first classifier's
 # width (0.25); a lent H200's --hours 0.145 came to 30 epochs. Step 16's classifier stays as the
 # third, read only where this one is unsure.
-$PY -m vision.cls_data --out data/clsH det=data/det/cls det2=data/det2/cls hires=data/hires/cls \
-    hires2=data/hires2/cls hires3=data/hires3/cls rp=data/rp/cls rpv=data/rpv/cls old=data/old/cls \
-    nb=data/nbT/cls nbv=data/nbV/cls mined=data/nbM real=data/realcls4 mid=data/realmid4 \
-    chunky=data/rp3/cls chunkyv=data/rp3v/cls
+$PY -m vision.cls_data --out data/clsH "${CROP_SOURCES[@]}" chunky=data/rp3/cls chunkyv=data/rp3v/cls
 [ -d data/clsHpack/train ] || $PY -m vision.crop_pack data/clsH --out data/clsHpack --half det_ --half rp_ \
     --none 8000 --val-fraction 0.15 --seed 7 --max-side 96
 [ -f runs/export/classifier-96H.onnx ] || $PY -m vision.train_classifier --data data/clsHpack \
