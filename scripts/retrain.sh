@@ -209,7 +209,7 @@ $PY -m vision.cls_data --out data/clsA2 rpA=data/rpA/cls rpAv=data/rpAv/cls oldA
     --init runs/cls96rand2/weights/best.pt --export-to runs/export/classifier-96lo2.onnx
 
 step "13. four fine-tunes of step 12's first classifier, their soup, and the soup fine-tuned once more: models/classifier.onnx"
-# 120 designs whose suit may stand beside the rank (as gnome-plastic's does), "none" crops at the
+# 120 designs, half with the suit beside the rank, a quarter with chunky clubs; "none" crops at the
 # corners of card backs, and the glyph warp: each one fine-tune of cls96lo, 2 epochs, seed 6.
 SIDE_DECKS=$(deck_list RANDOM_SIDE_DECKS)
 [ -f data/rpS/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rpS --n $(scenes 2400 12) --seed 310 --split train --size 600:2000 --decks "$SIDE_DECKS"

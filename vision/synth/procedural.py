@@ -531,9 +531,10 @@ RANDOM_CHUNKY_DECKS: tuple[DeckSpec, ...] = tuple(
     _deck(f"rand-chunky-{i:03d}", **random_deck_params(np.random.default_rng([20261124, 1000 + i]), chunky=True))
     for i in range(40))
 RANDOM_SIDE_DECKS: tuple[DeckSpec, ...] = tuple(
-    # Half with the suit beside the rank, a quarter with chunky clubs: the held-out renders'
-    # misreads were mostly such corners (a side-by-side index with round clubs read as spades),
-    # a layout only one random design in six had. New seeds, so these are new designs too.
+    # Half with the suit beside the rank, a quarter with chunky clubs, new seeds: more of the
+    # corners one random design in six had. They were added when the held-out gnome-plastic's
+    # misread clubs were taken for side-by-side indices; its index is stacked, with big pips close
+    # beside it (models/HISTORY.md, "By layout again"), so they are variety, not its likeness.
     _deck(f"rand-side-{i:03d}", **random_deck_params(np.random.default_rng([20261124, 2000 + i]),
                                                      chunky=i % 4 == 0, layouts=("stack", "side")))
     for i in range(120))
