@@ -363,8 +363,8 @@ $PY -m vision.det_data --out data/detS --seed 3 data/det/yolo@3400/150 data/clos
 
 step "19. the first classifier from scratch, with the chunky clubs: models/classifier.onnx"
 # Step 17's crop sources and pack, with step 11's chunky-club renders (data/rp3, data/rp3v) whole:
-# the first 40 epochs without them read gnome-plastic's clubs as spades (models/HISTORY.md, "The
-# first classifier from scratch, with the chunky clubs, on a lent GPU"). At the first classifier's
+# a run without them, read at epoch 18 of 40, read gnome-plastic's clubs as spades (models/HISTORY.md,
+# "A first classifier from scratch, read half-way"). At the first classifier's
 # width (0.25); a lent H200's --hours 0.145 came to 30 epochs. Step 16's classifier stays as the
 # third, read only where this one is unsure.
 $PY -m vision.cls_data --out data/clsH "${CROP_SOURCES[@]}" chunky=data/rp3/cls chunkyv=data/rp3v/cls
