@@ -40,6 +40,13 @@
 #   bash scripts/gpu_train.sh .devdata clsHpack --hours 0.145 --epochs 100 --imgsz 96 --lr0 0.002 \
 #       --warmup-epochs 1 --depth 0.5 --width 0.25 --seed 93 --blur-aug      # the last part's call
 #   As run: the start 46 s, parts 1-3 2-4 s a call, the training call 572 s (30 epochs), 249 s left.
+# Next, not run on a GPU yet (models/HISTORY.md, "Chunky clubs cleaned and weighted"): the same on clsHpack
+# with the clubs of the chunky designs whose top lobe hardly rises left out and the other chunky
+# clubs and spades three times, four parts of 27 MB,
+#   .venv/bin/python -m vision.chunky_clubs .devdata/clsHpack --out .devdata/clsJpack --scenes data/rp3 data/rp3v \
+#       --zip-parts 4                                                            # 117,328 train crops, seconds
+#   bash scripts/gpu_train.sh .devdata clsJpack --hours 0.145 --epochs 100 --imgsz 96 --lr0 0.002 \
+#       --warmup-epochs 1 --depth 0.5 --width 0.25 --seed 93 --blur-aug      # the last part's call
 # Then one `device run` a part, carrying [".whl", ".devdata/clsGpack.N.zip", ...]:
 #   bash scripts/gpu_train.sh .devdata clsGpack                               # unpack only
 #   bash scripts/gpu_train.sh .devdata clsGpack --hours 0.13 --width 0.375 --blur-aug ...   # last part: train
