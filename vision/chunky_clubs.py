@@ -21,7 +21,6 @@ rendered scene (``<scenes>/yolo/images/<split>/<scene>.json``) names the deck.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -29,6 +28,7 @@ from collections import Counter
 from pathlib import Path
 
 from vision.crop_pack import write_zips
+from vision.synth.export import saved_scenes
 
 AMBIGUOUS_CLUB_TOP = -0.4
 """A chunky design whose club's top lobe sits above this (in half-heights of the suit, -1 the top)
@@ -47,11 +47,11 @@ def scene_decks(scene_dirs: list[Path]) -> dict[str, str]:
     """Scene name -> the deck it was rendered with, from the labels of each rendered set."""
     decks: dict[str, str] = {}
     for root in scene_dirs:
-        labels = sorted((root / "yolo" / "images").glob("*/*.json"))
-        if not labels:
+        found = {} if not (root / "yolo" / "images").is_dir() else {
+            path.stem: label["deck"] for path, label in saved_scenes(root)}
+        if not found:
             raise FileNotFoundError(f"{root} holds no scene labels (yolo/images/<split>/*.json): not a rendered set")
-        for f in labels:
-            decks[f.stem] = json.loads(f.read_text())["deck"]
+        decks.update(found)
     return decks
 
 
