@@ -85,15 +85,15 @@ def reweigh(src: Path, out: Path, *, decks: dict[str, str], ambiguous: frozenset
             dest = out / split / cdir.name
             dest.mkdir(parents=True, exist_ok=True)
             for f in sorted(cdir.iterdir()):
-                n = 1 if split == "val" else copies(f.stem, cdir.name, source=source, decks=decks,
-                                                    ambiguous=ambiguous, repeat=repeat)
+                if split == "val":
+                    os.link(f, dest / f.name)
+                    counts["val"] += 1
+                    continue
+                n = copies(f.stem, cdir.name, source=source, decks=decks, ambiguous=ambiguous, repeat=repeat)
                 for k in range(n):
                     os.link(f, dest / (f.name if k == 0 else f"{f.stem}_x{k + 1}{f.suffix}"))
-                if split == "val":
-                    counts["val"] += 1
-                else:
-                    counts["kept" if n else "dropped"] += 1
-                    counts["added"] += max(n - 1, 0)
+                counts["kept" if n else "dropped"] += 1
+                counts["added"] += max(n - 1, 0)
     return counts
 
 
@@ -107,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="copies of each kept chunky club and spade crop")
     p.add_argument("--club-top", type=float, default=AMBIGUOUS_CLUB_TOP,
                    help="leave out the clubs of chunky designs whose top lobe sits above this")
-    p.add_argument("--zip-parts", type=int, default=0, help="also write OUT.1.zip ... OUT.N.zip")
+    p.add_argument("--zip-parts", type=int, default=0, help="also write OUT.1.zip ... OUT.N.zip (1: one OUT.zip)")
     a = p.parse_args(argv)
     try:
         counts = reweigh(a.src, a.out, decks=scene_decks(a.scenes), ambiguous=ambiguous_designs(a.club_top),
