@@ -75,6 +75,9 @@ def test_the_command_prints_a_row_per_models_folder_and_refuses_what_it_cannot_r
     assert "no legible black index of gnome-plastic" in capsys.readouterr().err
     assert main([str(rendered_set), "--deck", "proc-slab", "--models", str(tmp_path / "none")]) == 2
     assert "detector.onnx is missing" in capsys.readouterr().err
+    (rendered_set / "yolo" / "images" / "test" / SAMPLE.name).unlink()
+    assert main([str(rendered_set), "--deck", "proc-slab"]) == 2
+    assert "the label's photo is missing" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
         main([str(tmp_path), "--deck", "proc-slab"])
     assert e.value.code == 2 and "not a rendered set" in capsys.readouterr().err

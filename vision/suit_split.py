@@ -81,8 +81,10 @@ def tally(rec: Recognizer, folders: list[Path], deck: str) -> SuitTally:
             items = black_indices(label, deck)
             if not items:
                 continue
-            photo = read_photo(next(p for p in js.parent.glob(js.stem + ".*") if p.suffix != ".json"),
-                               min_long_side=rec.config.min_long_side)
+            image = next((p for p in js.parent.glob(js.stem + ".*") if p.suffix != ".json"), None)
+            if image is None:
+                raise FileNotFoundError(f"{js}: the label's photo is missing beside it")
+            photo = read_photo(image, min_long_side=rec.config.min_long_side)
             img = rec.balanced(photo.image)
             xyxy = np.stack([box for _, box in items]) / photo.scale
             as_read = rec.classify(img, Detections(xyxy=xyxy, confidence=np.ones(len(xyxy), np.float32)))
@@ -110,7 +112,11 @@ def main(argv: list[str] | None = None) -> int:
         except ModelMissingError as e:
             print(f"suit_split: {e}", file=sys.stderr)
             return 2
-        f = tally(rec, a.folders, a.deck).figures()
+        try:
+            f = tally(rec, a.folders, a.deck).figures()
+        except FileNotFoundError as e:
+            print(f"suit_split: {e}", file=sys.stderr)
+            return 2
         if not f["indices"]:
             print(f"suit_split: no legible black index of {a.deck} in those sets", file=sys.stderr)
             return 2
