@@ -58,7 +58,7 @@ def rendered_set(tmp_path: Path) -> Path:
     shutil.copy(SAMPLE, images / SAMPLE.name)
     cards = [{"card": str(c), "indices": [index(*(float(v) for v in box)) for box in boxes]}
              for c, boxes in zip(found.cards, found.indices)]
-    (images / SAMPLE.with_suffix(".json").name).write_text(json.dumps({"deck": "proc-slab", "cards": cards}))
+    (images / SAMPLE.with_suffix(".json").name).write_text(json.dumps({"image": SAMPLE.name, "deck": "proc-slab", "cards": cards}))
     return tmp_path / "set"
 
 

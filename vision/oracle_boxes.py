@@ -35,12 +35,18 @@ TURNED_FROM = 15.0
 """A card this many degrees or more from upright or sideways counts as turned."""
 
 
+def index_box(index: dict) -> np.ndarray:
+    """An index's label box: (4,) xyxy, the bounding box of its quad, in the label's pixels."""
+    q = np.asarray(index["quad"], np.float32)
+    return np.concatenate([q.min(axis=0), q.max(axis=0)])
+
+
 def label_boxes(label: dict, min_visible: float = READABLE_VISIBLE_FRACTION) -> np.ndarray:
     """(N, 4) xyxy, in the label's (the photo's own) pixels: the bounding box of each index of a
     face-up card at least ``min_visible`` in view, as a detector that missed nothing would box it."""
-    quads = [np.asarray(i["quad"], np.float32) for c in label["cards"] if c.get("face_up", True)
+    boxes = [index_box(i) for c in label["cards"] if c.get("face_up", True)
              for i in c["indices"] if i["visible_fraction"] >= min_visible]
-    return np.array([[*q.min(axis=0), *q.max(axis=0)] for q in quads], np.float32).reshape(-1, 4)
+    return np.array(boxes, np.float32).reshape(-1, 4)
 
 
 def card_angle(card: dict) -> float:

@@ -25,6 +25,7 @@ import numpy as np
 from vision.recognizer import MODELS_DIR, ModelMissingError, Recognizer, crop_batch
 from vision.detections import Detections
 from vision.image_io import read_photo
+from vision.oracle_boxes import index_box
 from vision.synth.export import saved_scenes
 from vision.synth.scene import READABLE_VISIBLE_FRACTION
 
@@ -36,8 +37,7 @@ def black_indices(label: dict, deck: str) -> list[tuple[str, np.ndarray]]:
     that is at least :data:`READABLE_VISIBLE_FRACTION` in view and legible; none for another deck."""
     if label.get("deck") != deck:
         return []
-    return [(c["card"], np.array([*np.min(i["quad"], axis=0), *np.max(i["quad"], axis=0)], np.float32))
-            for c in label["cards"] if c.get("face_up", True) and c["card"][-1] in OTHER_BLACK
+    return [(c["card"], index_box(i)) for c in label["cards"] if c.get("face_up", True) and c["card"][-1] in OTHER_BLACK
             for i in c["indices"] if i["visible_fraction"] >= READABLE_VISIBLE_FRACTION and i.get("legible", True)]
 
 
@@ -81,8 +81,8 @@ def tally(rec: Recognizer, folders: list[Path], deck: str) -> SuitTally:
             items = black_indices(label, deck)
             if not items:
                 continue
-            image = next((p for p in js.parent.glob(js.stem + ".*") if p.suffix != ".json"), None)
-            if image is None:
+            image = js.parent / label.get("image", "")  # as vision.evaluate.load_labelled finds it
+            if not image.is_file():
                 raise FileNotFoundError(f"{js}: the label's photo is missing beside it")
             photo = read_photo(image, min_long_side=rec.config.min_long_side)
             img = rec.balanced(photo.image)
