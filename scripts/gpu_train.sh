@@ -6,8 +6,8 @@
 # (30 s; a carried folder is replaced whole on the next call, /tmp is not). models/HISTORY.md
 # ("A wider classifier from scratch on a lent GPU") says what it was used for and how long it took.
 #
-# Here, once (PyPI reaches this machine, not that one; the image there has torch but no Ultralytics):
-#   echo /.whl/ >> .git/info/exclude; echo /.devdata/ >> .git/info/exclude
+# Here, once (PyPI reaches this machine, not that one; the image there has torch but no Ultralytics;
+# .whl/ and .devdata/ are git-ignored, so they travel only when carried):
 #   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
 #       --platform manylinux2014_x86_64 -d .whl ultralytics==8.4.190 ultralytics-thop==2.2.3 ultralytics-platform
 #   .venv/bin/python -m vision.crop_pack data/clsG --out .devdata/clsGpack --zip-parts 3 --max-side 96 ...
@@ -42,7 +42,10 @@
 #   As run: the start 46 s, parts 1-3 2-4 s a call, the training call 572 s (30 epochs), 249 s left.
 # Next, not run on a GPU yet (models/HISTORY.md, "Chunky clubs cleaned and weighted"): the same on clsHpack
 # with the clubs of the chunky designs whose top lobe hardly rises left out and the other chunky
-# clubs and spades three times, four parts of 27 MB,
+# clubs and spades three times, four parts of 27 MB. On a machine with no data/, one command makes it
+# from nothing (every render and harvest it needs, harvested with the shipped models):
+#   bash scripts/first_pack.sh 4
+# and where data/clsH's sources are already there, only the last step:
 #   .venv/bin/python -m vision.chunky_clubs .devdata/clsHpack --out .devdata/clsJpack --scenes data/rp3 data/rp3v \
 #       --zip-parts 4                                                            # 117,328 train crops, seconds
 #   bash scripts/gpu_train.sh .devdata clsJpack --hours 0.145 --epochs 100 --imgsz 96 --lr0 0.002 \

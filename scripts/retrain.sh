@@ -61,11 +61,6 @@ mkdir -p data/logs runs/export
 
 step() { echo; echo "== $*"; }
 
-# Every scene's cribbage board prints its counts (5, 10, ... 121): the shipped models never saw
-# one, and about one photo in a hundred with such a board in view gained a card from a "15" read
-# as 5S (models/HISTORY.md, Numbered boards). The renders are new scenes either way: the shipped
-# models trained on renders mirrored by the engine's old camera.
-BOARDS=--numbered-boards
 
 # RETRAIN_TINY=1 runs every step at a few scenes and one epoch: minutes, not hours, to prove the
 # chain of commands still runs end to end (scripts/retrain_smoke.sh runs it in a scratch clone).
@@ -91,18 +86,11 @@ models_dir() {
     done
 }
 
-# Steps 1-6 (and data/hires2 in step 8) rendered their scenes before the ten font-suit decks of
-# step 8 were added: naming the 39 decks there were then keeps those steps to the decks they had
-# (the scenes themselves are new: cards as printed, numbered boards).
-NEW_DECKS=proc-opensans,proc-lato,proc-garamond,proc-caladea,proc-biolinum,proc-oldstandard,proc-opensans-cond,proc-nimbus-side,proc-lato-light,proc-urw-gothic
-# The randomized decks (proc-rand-*) came later still, in step 11.
-OLD_DECKS=$($PY -c "import sys; from vision.synth.decks import all_decks; new = sys.argv[1].split(','); print(','.join(d.name for d in all_decks() if d.name not in new and not d.name.startswith('proc-rand-')))" "$NEW_DECKS")
+# The renders (seeds, sizes, decks), the harvests and the first classifier's pack, by name.
+source scripts/sources.sh
 
 step "1. synthetic scenes"
-# A render counts as done once its yolo/data.yaml is written (the last thing a render writes): an
-# interrupted one runs again from the start and draws the same scenes (each is seeded by its number).
-[ -f data/det/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/det --n $(scenes 4000 24) --seed 11 --size 640 --decks "$OLD_DECKS"
-[ -f data/hires/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/hires --n $(scenes 1200 24) --seed 23 --size 1000:2600 --decks "$OLD_DECKS"
+render det hires
 $PY -m vision.cls_data --out data/clsall det=data/det/cls hires=data/hires/cls:2
 
 step "2. detector"
@@ -142,9 +130,7 @@ step "7. classifier at 96 px"
     --init runs/cls64ft2/weights/best.pt --export-to runs/export/classifier-96.onnx
 
 step "8. font-suit decks, more phone-size scenes, a second 96 px classifier"
-[ -f data/det2/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/det2 --n $(scenes 1500 24) --seed 37 --size 640 --decks "$NEW_DECKS"
-[ -f data/hires3/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/hires3 --n $(scenes 1000 24) --seed 41 --size 1000:2600 --decks "$NEW_DECKS"
-[ -f data/hires2/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/hires2 --n $(scenes 367 12) --seed 31 --size 1000:2600 --split train --decks "$OLD_DECKS"
+render det2 hires3 hires2
 $PY -m vision.cls_data --out data/clsft3 det=data/det/cls det2=data/det2/cls hires=data/hires/cls:2 \
     hires2=data/hires2/cls:2 hires3=data/hires3/cls:2 real=data/realcls2:3
 [ -f runs/export/classifier-96mix.onnx ] || $PY -m vision.train_classifier --data data/clsft3 \
@@ -168,14 +154,7 @@ $PY -m vision.det_data --out data/detmix data/det/yolo@1200/150 data/det2/yolo@1
 step "11. randomized decks: a 96 px classifier fine-tuned on 160 generated designs"
 # Real crops harvested again with the models as shipped before this step.
 models_dir runs/round3 detector-mix classifier-96 classifier-96mix
-deck_list() { $PY -c "from vision.synth import procedural as p; print(','.join(d.name for d in p.$1))"; }
-RAND_DECKS=$(deck_list RANDOM_PLAIN_DECKS)
-CHUNKY_DECKS=$(deck_list RANDOM_CHUNKY_DECKS)
-ALL_TRAIN_DECKS=$($PY -c "from vision.synth.decks import deck_names; print(','.join(n for n in deck_names('train') if not n.startswith('proc-rand-')))")
-[ -f data/rp/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rp --n $(scenes 2400 12) --seed 301 --split train --size 800:2200 --decks "$RAND_DECKS"
-[ -f data/rp2/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rp2 --n $(scenes 2400 12) --seed 304 --split train --size 800:2200 --decks "$RAND_DECKS"
-[ -f data/rpv/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rpv --n $(scenes 200 6) --seed 303 --split val --size 800:2200 --decks "$RAND_DECKS"
-[ -f data/old/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/old --n $(scenes 1000 12) --seed 302 --split train --size 800:2200 --decks "$ALL_TRAIN_DECKS"
+render rp rp2 rpv old
 [ -d data/realcls3/train ] || $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls3 \
     --models "$(harvester runs/round3)" --copies 2 --index-confidence 0.1
 mkdir -p data/rpv/cls/train  # a val-only crop set
@@ -184,8 +163,7 @@ $PY -m vision.cls_data --out data/clsrp rp=data/rp/cls rp2=data/rp2/cls rpv=data
     --epochs $(epochs 3) --imgsz 96 --batch 128 --lr0 0.0008 --warmup-epochs 0.3 --seed 1 --name cls96rand2 --resume \
     --init runs/export/classifier-96mix.onnx --export-to runs/export/classifier-rand.onnx
 # then the chunky-club designs, 2 more epochs: models/classifier.onnx
-[ -f data/rp3/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rp3 --n $(scenes 1600 12) --seed 305 --split train --size 800:2200 --decks "$CHUNKY_DECKS"
-[ -f data/rp3v/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rp3v --n $(scenes 100 6) --seed 306 --split val --size 800:2200 --decks "$CHUNKY_DECKS"
+render rp3 rp3v
 mkdir -p data/rp3v/cls/train
 $PY -m vision.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=data/rp/cls rpv=data/rpv/cls \
     old=data/old/cls real=data/realcls3:2
@@ -196,10 +174,7 @@ $PY -m vision.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=
 step "12. the randomized decks at low resolution too: two more fine-tunes, step 13's start and the second classifier before step 14"
 # Step 11's scenes were 800-2200 px: these reach down to 600 px, where held-out renders put
 # an index in 15 px. The chunky-club designs go in with the others.
-ALL_RAND_DECKS="$RAND_DECKS,$CHUNKY_DECKS"
-[ -f data/rpA/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rpA --n $(scenes 2400 12) --seed 307 --split train --size 600:2000 --decks "$ALL_RAND_DECKS"
-[ -f data/oldA/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/oldA --n $(scenes 800 12) --seed 308 --split train --size 600:2000 --decks "$ALL_TRAIN_DECKS"
-[ -f data/rpAv/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rpAv --n $(scenes 200 6) --seed 309 --split val --size 600:2000 --decks "$ALL_RAND_DECKS"
+render rpA oldA rpAv
 mkdir -p data/rpAv/cls/train
 $PY -m vision.cls_data --out data/clsA2 rpA=data/rpA/cls rpAv=data/rpAv/cls oldA=data/oldA/cls rp3=data/rp3/cls \
     rp3v=data/rp3v/cls real=data/realcls3:2
@@ -214,9 +189,7 @@ $PY -m vision.cls_data --out data/clsA2 rpA=data/rpA/cls rpAv=data/rpAv/cls oldA
 step "13. four fine-tunes of step 12's first classifier, their soup, and the soup fine-tuned once more: models/classifier.onnx"
 # 120 designs, half with the suit beside the rank, a quarter with chunky clubs; "none" crops at the
 # corners of card backs, and the glyph warp: each one fine-tune of cls96lo, 2 epochs, seed 6.
-SIDE_DECKS=$(deck_list RANDOM_SIDE_DECKS)
-[ -f data/rpS/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rpS --n $(scenes 2400 12) --seed 310 --split train --size 600:2000 --decks "$SIDE_DECKS"
-[ -f data/rpSv/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/rpSv --n $(scenes 150 6) --seed 311 --split val --size 600:2000 --decks "$SIDE_DECKS"
+render rpS rpSv
 mkdir -p data/rpSv/cls/train
 for name in rpA rpAv oldA rp3 rp3v rpS rpSv; do
     [ -d "data/backs_$name" ] || .venv/bin/cribcount synth --out "data/backs_$name" --back-corners-of "data/$name"
@@ -266,9 +239,7 @@ step "15. cards as printed: the detector fine-tuned once more, the first two cla
 # fine-tuned on their own data mirrored back (scripts/unmirror_data.py, which the fixed engine's
 # renders do not need: here every scene above is already drawn as printed). The detector's mix:
 # phone-size and 640 px renders of the training decks and the real scenes labelled again.
-[ -f data/det608/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/det608 --n $(scenes 1200 12) --seed 901 --split train --size 1216:2400 --no-crops
-[ -f data/det608v/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/det608v --n $(scenes 100 6) --seed 902 --split val --size 1216:2400 --no-crops
-[ -f data/det640/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --out data/det640 --n $(scenes 600 12) --seed 903 --split train --size 640 --no-crops
+render det608 det608v det640
 [ -d data/realdetS/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
     --out data/realdetS --models "$(harvester runs/round5)"
 # data/det640 is rendered train-only (--split train): the mix's val is det608v's and the real scenes'.
@@ -304,18 +275,8 @@ step "16. the first classifier fine-tuned once more, with camera blur (--blur-au
 # lent GPU carries), then 4 epochs with each crop blurred, two in five, up to the legible limit
 # (models/HISTORY.md, "Blurred photos"; the release that added it ran this step on a lent H200).
 models_dir runs/round6 detector-U classifier-96U0c classifier-96UWc
-[ -f data/nbT/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --board-chance 0.9 --out data/nbT --n $(scenes 1400 12) --seed 5001 --split train --size 600:2200
-[ -f data/nbV/yolo/data.yaml ] || .venv/bin/cribcount synth $BOARDS --board-chance 0.9 --out data/nbV --n $(scenes 150 6) --seed 5002 --split val --size 600:2200
-[ -d data/nbM/train ] || $PY -m vision.mined_crops --scenes data/nbT data/nbV --out data/nbM \
-    --models "$(harvester runs/round6)" --per-scene 4 --seed 5011
-if [ ! -d data/realcls4/train ]; then
-    $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls4 \
-        --models "$(harvester runs/round6)" --copies 2 --index-confidence 0.1
-fi
-if [ ! -d data/realmid4/train ]; then
-    $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realmid4 \
-        --models "$(harvester runs/round6)" --copies 0 --middle-none 4 --seed 19
-fi
+render nbT nbV
+harvest "$(harvester runs/round6)" data/nbM data/realcls4 data/realmid4
 if [ ! -d data/clsNBpack/train ]; then
     $PY -m vision.cls_data --out data/clsNB nb=data/nbT/cls nbv=data/nbV/cls mined=data/nbM:2 \
         real=data/realcls4:2 mid=data/realmid4
@@ -331,10 +292,8 @@ step "17. a second classifier from scratch with camera blur, then more none: mod
 # 640 px and randomized-deck crops, 8,000 none, crops shrunk to 96 px); there --hours 0.13 came to
 # 40 epochs. Then one epoch on the phone-size, numbered-board and real card crops with 20,000 none
 # (pips, numerals, court figures), which the first 40 epochs had seen too few of.
-# Step 19 reads the same sources (less rp2, which this step's pack drops): named once here.
-CROP_SOURCES=(det=data/det/cls det2=data/det2/cls hires=data/hires/cls hires2=data/hires2/cls
-    hires3=data/hires3/cls rp=data/rp/cls rpv=data/rpv/cls old=data/old/cls nb=data/nbT/cls nbv=data/nbV/cls
-    mined=data/nbM real=data/realcls4 mid=data/realmid4)
+# Step 19 reads the same sources (less rp2, which this step's pack drops): scripts/sources.sh names them.
+crop_sources data/nbM data/realcls4 data/realmid4
 $PY -m vision.cls_data --out data/clsG "${CROP_SOURCES[@]}" rp2=data/rp2/cls
 [ -d data/clsGpack/train ] || $PY -m vision.crop_pack data/clsG --out data/clsGpack --half det_ --half rp_ \
     --drop rp2_ --none 8000 --val-fraction 0.15 --seed 7 --max-side 96
@@ -370,9 +329,7 @@ step "19. the first classifier from scratch, with the chunky clubs: models/class
 # "A first classifier from scratch, read half-way"). At the first classifier's
 # width (0.25); a lent H200's --hours 0.145 came to 30 epochs. Step 16's classifier stays as the
 # third, read only where this one is unsure.
-$PY -m vision.cls_data --out data/clsH "${CROP_SOURCES[@]}" chunky=data/rp3/cls chunkyv=data/rp3v/cls
-[ -d data/clsHpack/train ] || $PY -m vision.crop_pack data/clsH --out data/clsHpack --half det_ --half rp_ \
-    --none 8000 --val-fraction 0.15 --seed 7 --max-side 96
+first_pack data/clsHpack data/clsJpack  # and step 20's pack
 [ -f runs/export/classifier-96H.onnx ] || $PY -m vision.train_classifier --data data/clsHpack \
     --epochs $(epochs 30) --imgsz 96 --batch 256 --lr0 0.002 --warmup-epochs 1 --depth 0.5 --width 0.25 \
     --seed 93 --blur-aug --name cls96H --resume --export-to runs/export/classifier-96H.onnx
@@ -385,7 +342,6 @@ step "20. the chunky clubs cleaned and weighted: step 19's classifier fine-tuned
 # short fine-tune of it on two cores, other cards a little worse; the average read more cards on six
 # tuning sets of seven and fewer on none (models/HISTORY.md, "Chunky clubs cleaned and weighted";
 # about 15 minutes on two cores).
-[ -d data/clsJpack/train ] || $PY -m vision.chunky_clubs data/clsHpack --out data/clsJpack --scenes data/rp3 data/rp3v
 [ -f runs/export/classifier-96J.onnx ] || $PY -m vision.train_classifier --data data/clsJpack \
     --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --depth 0.5 --width 0.25 \
     --seed 97 --blur-aug --name cls96J --resume --init runs/cls96H/weights/best.pt \
