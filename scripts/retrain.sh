@@ -8,6 +8,9 @@
 #                                      # one thread of them (a thread per core now, models/HISTORY.md, not timed
 #                                      # since); steps 17, 18 and 19, each run on a lent H200 first, about 13 h,
 #                                      # 12 h and 4 h more; step 20 a quarter of an hour
+#   bash scripts/first_pack.sh         # only steps 19-20's pack, harvested with the shipped models (42 min)
+#
+# The renders' seeds, sizes and decks, the harvests and that pack are defined in scripts/sources.sh.
 #
 # Steps (models/README.md lists them, models/HISTORY.md says why each is there):
 #   1. synthetic scenes: 4000 at 640 px for the detector, 1200 phone-size ones for sharp crops
