@@ -64,7 +64,6 @@ mkdir -p data/logs runs/export
 
 step() { echo; echo "== $*"; }
 
-
 # RETRAIN_TINY=1 runs every step at a few scenes and one epoch: minutes, not hours, to prove the
 # chain of commands still runs end to end (scripts/retrain_smoke.sh runs it in a scratch clone).
 # Its models are not models; only the commands are being checked.
