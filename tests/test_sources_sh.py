@@ -11,13 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "scripts"
-
-if sys.platform == "win32":  # pragma: no cover
-    pytest.skip("the training scripts are bash", allow_module_level=True)
 
 
 def render_names(script: Path) -> list[str]:
