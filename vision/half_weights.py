@@ -31,6 +31,16 @@ MIN_ELEMENTS = 1024
 read by ops that want float32 inputs as they are."""
 
 
+def load_model(path: Path):
+    """The ONNX model in ``path``; ValueError when the file is not one."""
+    import onnx
+
+    try:
+        return onnx.load(str(path))
+    except Exception as e:  # protobuf's DecodeError and friends: the file is not a model
+        raise ValueError(f"{path}: not an ONNX model ({type(e).__name__})") from e
+
+
 def half_weights(src: Path, dst: Path) -> tuple[int, int]:
     """Write ``src`` to ``dst`` with its large float32 initializers stored as float16.
 
@@ -38,10 +48,7 @@ def half_weights(src: Path, dst: Path) -> tuple[int, int]:
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
-    try:
-        model = onnx.load(str(src))
-    except Exception as e:  # protobuf's DecodeError and friends: the file is not a model
-        raise ValueError(f"{src}: not an ONNX model ({type(e).__name__})") from e
+    model = load_model(src)
     graph = model.graph
     casts = []
     renamed: dict[str, str] = {}  # an initializer's name -> the cast output that replaces it

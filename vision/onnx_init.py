@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import tempfile
 from pathlib import Path
 
@@ -92,6 +93,9 @@ def _calibration_batch(files: list[Path], imgsz: int, n: int, seed: int) -> np.n
 
 def rebuild(onnx_path: Path, calib: list[Path] | None = None, seed: int = 0, n_calib: int = CALIB_IMAGES):
     """The Ultralytics model (``ultralytics.YOLO``) with the ONNX model's weights and recalibrated BatchNorms."""
+    meta = json.loads(onnx_path.with_suffix(".json").read_text())
+    if "ensemble" in meta:
+        raise ValueError(f"{onnx_path}: two classifiers joined (vision.ensemble); fine-tune each of {meta['ensemble']}")
     prepare_offline()
     import torch
     from ultralytics import YOLO
@@ -99,7 +103,6 @@ def rebuild(onnx_path: Path, calib: list[Path] | None = None, seed: int = 0, n_c
 
     from vision.train_common import scaled_model_yaml
 
-    meta = json.loads(onnx_path.with_suffix(".json").read_text())
     names = meta["names"]
     with tempfile.TemporaryDirectory() as tmp:
         yaml_path = scaled_model_yaml(ARCHITECTURES[meta["task"]], meta["depth"], meta["width"], MAX_CHANNELS,
@@ -195,7 +198,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="training data to recalibrate BatchNorm on (classify folder or detect data.yaml); default: noise")
     p.add_argument("--seed", type=int, default=0)
     a = p.parse_args(argv)
-    yolo = rebuild(a.onnx, training_images(a.calib) if a.calib else [], a.seed)
+    try:
+        yolo = rebuild(a.onnx, training_images(a.calib) if a.calib else [], a.seed)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     imgsz = int(json.loads(a.onnx.with_suffix(".json").read_text())["imgsz"])
     diff = max_difference(a.onnx, yolo, imgsz)
     save_checkpoint(yolo, a.out, a.onnx)
