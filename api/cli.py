@@ -280,7 +280,7 @@ def _run_eval(args: argparse.Namespace) -> int:
     import tempfile
     from dataclasses import replace
 
-    from vision.evaluate import compare, evaluate, failure_sheet, load_labelled, read_as_shows
+    from vision.evaluate import evaluate, failure_sheet, load_labelled, pooled, read_as_shows
     from vision.made_over import WAYS
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
 
@@ -332,7 +332,7 @@ def _run_eval(args: argparse.Namespace) -> int:
 
             sets.append((f"synthetic held-out decks ({args.synth} scenes)",
                          load_labelled(render_held_out(Path(tmp), args.synth, args.seed))))
-        figures = []
+        figures, read_both = [], []
         for k, (name, photos) in enumerate(sets):
             read, theirs = recognizer.recognize, other.recognize if other is not None else None
             if made is not None:
@@ -344,18 +344,36 @@ def _run_eval(args: argparse.Namespace) -> int:
             if not args.json:
                 print(report.table())
             if other is not None:
-                diff = compare(report, evaluate(photos, theirs, name), args.against)
-                figures[-1]["against"] = diff.as_dict()
-                if not args.json:
-                    print(diff.table())
+                old = evaluate(photos, theirs, name)
+                read_both.append((report, old))
+                figures[-1]["against"] = _paired(report, old, args.against, args.json)
             if args.sheet:
                 out = Path(args.sheet) if len(sets) == 1 else Path(args.sheet).with_stem(f"{Path(args.sheet).stem}-{k}")
                 n = failure_sheet(report, out)
                 if not args.json:
                     print(f"  failures sheet      {out} ({n} photos)" if n else "  failures sheet      none to draw")
+    if len(read_both) > 1:  # every set together: a deck's gain or loss over all of them
+        name = f"all {len(read_both)} sets"
+        together = pooled([new for new, _ in read_both], name), pooled([old for _, old in read_both], name)
+        if not args.json:
+            print(name)
+        figures.append({"name": name, "pooled": True, "against": _paired(*together, args.against, args.json)})
     if args.json:
         print(json.dumps(figures, indent=2))
     return 0
+
+
+def _paired(new, old, against: str, quiet: bool) -> dict:
+    """``new`` against ``old`` on the same photos, in all and deck by deck: printed unless
+    ``quiet``, and returned for the JSON report."""
+    from vision.evaluate import compare, compare_by_deck, deck_comparison_table
+
+    diff, decks = compare(new, old, against), compare_by_deck(new, old, against)
+    if not quiet:
+        print(diff.table())
+        if decks:
+            print(deck_comparison_table(decks))
+    return {**diff.as_dict(), "by_deck": {name: d.as_dict() for name, d in decks.items()}}
 
 
 @command

@@ -216,6 +216,13 @@ def test_eval_against_other_models_prints_the_paired_differences(capsys):
     (figures,) = json.loads(capsys.readouterr().out)
     assert figures["photos"] == 5
     assert figures["against"]["card_delta"] == 0 and figures["against"]["card_delta_95"] == [0, 0]
+    assert figures["against"]["by_deck"] == {}  # the sample photos name no deck
+    # Two sets: each read against the other models, then all their photos together.
+    assert main(["eval", samples, samples, "--against", str(MODELS_DIR), "--json"]) == 0
+    first, second, together = json.loads(capsys.readouterr().out)
+    assert together["name"] == "all 2 sets" and together["pooled"]
+    paired = together["against"]
+    assert paired["card_delta"] == 0 and (paired["fixed"], paired["broken"]) == (0, 0)
     assert main(["eval", samples, "--against", "no-such-folder"]) == 2
     assert "no-such-folder/detector.onnx is missing" in capsys.readouterr().err
 
