@@ -143,7 +143,8 @@ def _register_eval(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx")
     p.add_argument("--against", default=None, metavar="MODELS",
                    help="also read the same photos with this models folder and print the differences "
-                        "with their 95%% intervals (photos resampled in pairs)")
+                        "with their 95%% intervals (photos resampled in pairs), deck by deck where the "
+                        "labels name decks, and over all the sets together when there are several")
     p.add_argument("--second-looks", default=None, metavar="SIZES",
                    help="detector sizes to look again at besides the main one, comma-separated (shipped: "
                         "608,736), or none for one look; for --models only (models/HISTORY.md, Second looks at "
