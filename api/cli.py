@@ -12,6 +12,10 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the CLI imports vision lazily, so that scoring a hand never loads the models' code
+    from vision.evaluate import EvalReport
 
 EXIT_USAGE = 2
 
@@ -364,7 +368,7 @@ def _run_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _paired(new, old, against: str, quiet: bool) -> dict:
+def _paired(new: EvalReport, old: EvalReport, against: str, quiet: bool) -> dict:
     """``new`` against ``old`` on the same photos, in all and deck by deck: printed unless
     ``quiet``, and returned for the JSON report."""
     from vision.evaluate import compare, compare_by_deck, deck_comparison_table
