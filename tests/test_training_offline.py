@@ -239,3 +239,16 @@ def test_hours_that_are_no_time_to_train_are_refused(hours, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["--data", "anywhere", "--hours", hours])
     assert stop.value.code == 2 and "--hours" in capsys.readouterr().err
+
+
+def test_a_relative_project_folder_is_where_the_run_is_looked_for(tmp_path, monkeypatch):
+    # Ultralytics puts a relative project under its own runs folder (runs/classify/runs/NAME), so a
+    # run given --project runs trained there, and its export looked for it in runs/NAME.
+    import argparse
+
+    from vision.train_common import add_common_args
+
+    monkeypatch.chdir(tmp_path)
+    p = argparse.ArgumentParser()
+    add_common_args(p, imgsz=96, epochs=1, batch=8)
+    assert p.parse_args(["--data", "d", "--project", "runs"]).project == str((tmp_path / "runs").resolve())

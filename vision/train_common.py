@@ -48,7 +48,10 @@ def pick_device(requested: str | None) -> str:
 
 def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batch: int) -> None:
     p.add_argument("--data", required=True, help="dataset (detect: data.yaml; classify: folder with train/val)")
-    p.add_argument("--project", default=str(PROJECT_ROOT / "runs"), help="where runs and checkpoints go")
+    # Absolute: Ultralytics puts a relative project under its own runs folder (runs/classify/runs/NAME),
+    # where resuming and exporting would not find the run.
+    p.add_argument("--project", type=lambda s: str(Path(s).resolve()), default=str(PROJECT_ROOT / "runs"),
+                   help="where runs and checkpoints go")
     p.add_argument("--name", required=False, help="run name (a folder under --project)")
     p.add_argument("--imgsz", type=int, default=imgsz, help="training image size in px")
     p.add_argument("--epochs", type=int, default=epochs, help="total epochs")
