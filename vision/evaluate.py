@@ -324,11 +324,12 @@ def deck_comparison_table(diffs: dict[str, Comparison]) -> str:
     if not diffs:
         return ""
     against = next(iter(diffs.values())).against
-    lines = [f"  against {against}, by deck   per card, points (95%)   fixed  broken  false"]
+    lines = [f"  against {against}, by deck:",
+             f"    {'deck':<20}{'per card, points (95%)':>25}{'fixed':>8}{'broken':>8}{'false':>7}"]
     for name, d in diffs.items():
         lo, hi = d.card_delta_95
-        lines.append(f"    {name:<22}{100 * d.card_delta:+6.2f} ({100 * lo:+.2f} to {100 * hi:+.2f})"
-                     f"{d.fixed:>8}{d.broken:>8}{d.false_delta:>+7d}")
+        card = f"{100 * d.card_delta:+.2f} ({100 * lo:+.2f} to {100 * hi:+.2f})"
+        lines.append(f"    {name:<20}{card:>25}{d.fixed:>8}{d.broken:>8}{d.false_delta:>+7d}")
     return "\n".join(lines)
 
 
