@@ -83,16 +83,16 @@ def join(first: Path, second: Path, dst: Path, geometric: bool = False) -> None:
     onnx.save(joined, str(dst))
 
 
-def _metas(first: Path, second: Path) -> list[dict]:
+def _first_meta(first: Path, second: Path) -> dict:
+    """The first member's sidecar, once the second's names the same classes and input size."""
     metas = [json.loads(p.with_suffix(".json").read_text()) for p in (first, second)]
     if metas[0]["names"] != metas[1]["names"] or metas[0]["imgsz"] != metas[1]["imgsz"]:
         raise ValueError(f"{second}: its classes or input size differ from {first}'s")
-    return metas
+    return metas[0]
 
 
-def _sidecar(first: Path, second: Path, dst: Path, half: bool, geometric: bool) -> None:
-    metas = _metas(first, second)
-    meta = dict(metas[0])
+def _write_sidecar(meta: dict, first: Path, second: Path, dst: Path, half: bool, geometric: bool) -> None:
+    meta = dict(meta)
     meta["ensemble"] = [str(first), str(second)]
     meta["ensemble_mean"] = "geometric" if geometric else "arithmetic"
     if half:
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         for p in (args.first, args.second):
             if not p.is_file() or not p.with_suffix(".json").is_file():
                 raise ValueError(f"{p}: no such model, or no .json sidecar beside it")
-        _metas(args.first, args.second)
+        meta = _first_meta(args.first, args.second)
         if args.half:
             from vision.half_weights import half_weights
 
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
                 half_weights(joined, args.out)
         else:
             join(args.first, args.second, args.out, args.geometric)
-        _sidecar(args.first, args.second, args.out, args.half, args.geometric)
+        _write_sidecar(meta, args.first, args.second, args.out, args.half, args.geometric)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
