@@ -9,6 +9,7 @@ code 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,6 +19,8 @@ if TYPE_CHECKING:  # the CLI imports vision lazily, so that scoring a hand never
     from vision.evaluate import EvalReport
 
 EXIT_USAGE = 2
+EXIT_BROKEN_PIPE = 141
+"""What a shell reports for a command stopped by SIGPIPE (128 + 13): the reader of its output left."""
 
 
 class CliError(Exception):
@@ -547,7 +550,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     handler: Handler = args.handler
     try:
-        return int(handler(args) or 0)
+        status = int(handler(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, inside the try, not at interpreter exit
+        return status
+    except BrokenPipeError:
+        # `cribcount ... | head`: the reader took what it wanted and closed the pipe. Stop quietly, as
+        # Unix tools do; what is still buffered goes to /dev/null so the exit flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except (CliError, ValueError, OSError) as exc:
         print(f"cribcount {args.command}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -160,6 +160,21 @@ def test_real_processes(tmp_path: Path) -> None:
     assert bad.stderr.count("\n") == 1 and "got 3" in bad.stderr
 
 
+def test_a_reader_that_leaves_early_is_not_an_error(tmp_path: Path) -> None:
+    """`cribcount score ... | head -1`: the pipe closes before the count is written. Like any Unix
+    tool, the command stops quietly (exit 141, a SIGPIPE stop), with no error line and no traceback."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([*_cribcount(), "score", "5H", "5D", "5S", "JC", "5C"], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path, check=False)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 141
+    assert done.stderr == ""
+
+
 @pytest.mark.skipif(shutil.which("cribcount") is None and not (Path(sys.executable).parent / "cribcount").exists(),
                     reason="console script not installed")
 def test_console_script_is_installed() -> None:
