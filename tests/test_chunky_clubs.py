@@ -66,3 +66,22 @@ def test_a_crop_from_a_scene_not_given_is_an_error_not_a_guess(pack, tmp_path, c
     assert "s1-train-000001 is not in the rendered sets" in capsys.readouterr().err
     assert main([str(src), "--out", str(tmp_path / "out"), "--scenes", str(tmp_path)]) == 2
     assert "not a rendered set" in capsys.readouterr().err
+
+
+def test_an_ambiguous_designs_clubs_big_enough_to_show_the_top_lobe_are_kept_and_repeated(pack, tmp_path, capsys):
+    from PIL import Image
+
+    src, scenes = pack
+    for side, name in ((96, "chunky_s1-train-000001_00.webp"), (40, "chunky_s1-train-000001_05.webp")):
+        Image.new("RGB", (side, side), "white").save(src / "train" / "2C" / name)
+    counts = reweigh(src, tmp_path / "out", decks=scene_decks([scenes]), ambiguous=ambiguous_designs(), repeat=2,
+                     keep_clubs_from=80)
+    assert _names(tmp_path / "out" / "train" / "2C") == [
+        "chunky_s1-train-000001_00.webp", "chunky_s1-train-000001_00_x2.webp",  # 96 px: a club, as any other
+        "chunky_s1-train-000002_00.webp", "chunky_s1-train-000002_00_x2.webp", "det_s9-train-000004_00.webp"]
+    assert counts["dropped"] == 1  # the 40 px blob
+    assert main([str(src), "--out", str(tmp_path / "out"), "--scenes", str(scenes), "--keep-clubs-from", "-5"]) == 2
+    assert "0 or more" in capsys.readouterr().err
+    (src / "train" / "2C" / "chunky_s1-train-000001_00.webp").write_bytes(b"not an image")
+    assert main([str(src), "--out", str(tmp_path / "out"), "--scenes", str(scenes), "--keep-clubs-from", "80"]) == 2
+    assert "chunky_clubs: " in capsys.readouterr().err

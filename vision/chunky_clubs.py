@@ -1,7 +1,7 @@
 """A crop pack with the chunky-club designs' black crops cleaned and weighted, for the first classifier.
 
     python -m vision.chunky_clubs .devdata/clsHpack --out .devdata/clsJpack --scenes data/rp3 data/rp3v \\
-        [--source chunky] [--repeat 3] [--club-top -0.4] [--zip-parts 5]
+        [--source chunky] [--repeat 3] [--club-top -0.4] [--keep-clubs-from PX] [--zip-parts 5]
 
 The chunky-club decks (:data:`vision.synth.procedural.RANDOM_CHUNKY_DECKS`) were drawn to teach
 clubs whose lobes fuse into a round head, the outline nearest a spade's. Some of them draw a top lobe
@@ -10,7 +10,10 @@ them those clubs are round blobs on a foot: a person reads them as spades too, a
 classifier learnt the family poorly (models/HISTORY.md, "Chunky clubs cleaned and weighted"). The
 pack written here is the one read (``src``) with those designs' club crops left out, and every
 other chunky club and spade crop repeated ``repeat`` times, so what is left of the family counts
-for more. Everything else, val included, is kept as it is. Files are hard links into
+for more. ``--keep-clubs-from PX`` keeps (and repeats) those designs' club crops cut PX or more
+across: a crop's side is the index's size in the scene (up to the pack's 96 px), and big enough the
+top lobe shows (models/HISTORY.md, "`cls96H`'s own recipe on the cleaned pack"). Everything else,
+val included, is kept as it is. Files are hard links into
 ``src`` (the same bytes, no re-encoding); ``--zip-parts`` writes the parts a lent GPU is sent.
 
 A crop is traced to its design by its name: the crop-set source prefix ``vision.cls_data`` gave it
@@ -56,27 +59,39 @@ def scene_decks(scene_dirs: list[Path]) -> dict[str, str]:
 
 
 def copies(name: str, cls: str, *, source: str, decks: dict[str, str], ambiguous: frozenset[str],
-           repeat: int) -> int:
-    """How many times the pack holds the train crop ``name`` of class ``cls``: 0 for a club of an
-    ambiguous chunky design, ``repeat`` for every other chunky club and spade (the ambiguous
-    designs' spades among them, as the run measured had it), else 1."""
+           repeat: int, side: int = 0, keep_clubs_from: int = 0) -> int:
+    """How many times the pack holds the train crop ``name`` of class ``cls`` (``side`` px across):
+    0 for a club of an ambiguous chunky design, unless ``keep_clubs_from`` is set and the crop is
+    that big; ``repeat`` for every other chunky club and spade (the ambiguous designs' spades among
+    them, as the run measured had it), else 1."""
     prefix = f"{source}_"
     if not name.startswith(prefix) or not cls.endswith(BLACK_SUITS):
         return 1
     scene = name[len(prefix):].rsplit("_", 1)[0]
     if scene not in decks:
         raise ValueError(f"{name}: scene {scene} is not in the rendered sets given (--scenes)")
-    return 0 if cls.endswith("C") and decks[scene] in ambiguous else repeat
+    small = not keep_clubs_from or side < keep_clubs_from
+    return 0 if cls.endswith("C") and decks[scene] in ambiguous and small else repeat
+
+
+def crop_side(path: Path) -> int:
+    """A square crop's side in pixels, from its header (the pixels are not decoded)."""
+    from PIL import Image
+
+    with Image.open(path) as im:
+        return im.size[0]
 
 
 def reweigh(src: Path, out: Path, *, decks: dict[str, str], ambiguous: frozenset[str], source: str = "chunky",
-            repeat: int = 3) -> Counter:
+            repeat: int = 3, keep_clubs_from: int = 0) -> Counter:
     """Write the cleaned, weighted pack of ``src`` to ``out`` (hard links); returns counts of crops
     ``kept``, ``dropped`` and ``added`` (repeats) in train, and ``val`` crops."""
     if not (src / "train").is_dir():
         raise FileNotFoundError(f"{src}/train is missing: not a crop pack")
     if repeat < 1:
         raise ValueError("repeat must be 1 or more")
+    if keep_clubs_from < 0:
+        raise ValueError("--keep-clubs-from is a crop size in pixels, 0 or more")
     if out.exists():
         shutil.rmtree(out)
     counts: Counter = Counter()
@@ -90,6 +105,9 @@ def reweigh(src: Path, out: Path, *, decks: dict[str, str], ambiguous: frozenset
                     counts["val"] += 1
                     continue
                 n = copies(f.stem, cdir.name, source=source, decks=decks, ambiguous=ambiguous, repeat=repeat)
+                if n == 0 and keep_clubs_from:  # an ambiguous design's club: is it big enough to keep?
+                    n = copies(f.stem, cdir.name, source=source, decks=decks, ambiguous=ambiguous, repeat=repeat,
+                               side=crop_side(f), keep_clubs_from=keep_clubs_from)
                 for k in range(n):
                     os.link(f, dest / (f.name if k == 0 else f"{f.stem}_x{k + 1}{f.suffix}"))
                 counts["kept" if n else "dropped"] += 1
@@ -107,12 +125,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=3, help="copies of each kept chunky club and spade crop")
     p.add_argument("--club-top", type=float, default=AMBIGUOUS_CLUB_TOP,
                    help="leave out the clubs of chunky designs whose top lobe sits above this")
+    p.add_argument("--keep-clubs-from", type=int, default=0, metavar="PX",
+                   help="keep those designs' club crops PX or more across (0: leave them all out)")
     p.add_argument("--zip-parts", type=int, default=0, help="also write OUT.1.zip ... OUT.N.zip (1: one OUT.zip)")
     a = p.parse_args(argv)
     try:
         counts = reweigh(a.src, a.out, decks=scene_decks(a.scenes), ambiguous=ambiguous_designs(a.club_top),
-                         source=a.source, repeat=a.repeat)
-    except (FileNotFoundError, ValueError) as e:
+                         source=a.source, repeat=a.repeat, keep_clubs_from=a.keep_clubs_from)
+    except (OSError, ValueError) as e:  # OSError: a crop that is not an image (PIL), a missing folder
         print(f"chunky_clubs: {e}", file=sys.stderr)
         return 2
     if a.zip_parts:
