@@ -75,11 +75,14 @@ def copies(name: str, cls: str, *, source: str, decks: dict[str, str], ambiguous
 
 
 def crop_side(path: Path) -> int:
-    """A square crop's side in pixels, from its header (the pixels are not decoded)."""
-    from PIL import Image
+    """A square crop's side in pixels. Read with OpenCV, not PIL: a process that has imported
+    Ultralytics has PIL's ``Image.open`` patched to try installing a HEIF plugin on a bad file."""
+    import cv2
 
-    with Image.open(path) as im:
-        return im.size[0]
+    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if image is None:
+        raise ValueError(f"{path}: not an image OpenCV can read")
+    return int(image.shape[1])
 
 
 def reweigh(src: Path, out: Path, *, decks: dict[str, str], ambiguous: frozenset[str], source: str = "chunky",
@@ -132,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         counts = reweigh(a.src, a.out, decks=scene_decks(a.scenes), ambiguous=ambiguous_designs(a.club_top),
                          source=a.source, repeat=a.repeat, keep_clubs_from=a.keep_clubs_from)
-    except (OSError, ValueError) as e:  # OSError: a crop that is not an image (PIL), a missing folder
+    except (OSError, ValueError) as e:  # a missing folder, a crop that is not an image
         print(f"chunky_clubs: {e}", file=sys.stderr)
         return 2
     if a.zip_parts:
