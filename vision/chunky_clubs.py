@@ -11,9 +11,9 @@ classifier learnt the family poorly (models/HISTORY.md, "Chunky clubs cleaned an
 pack written here is the one read (``src``) with those designs' club crops left out, and every
 other chunky club and spade crop repeated ``repeat`` times, so what is left of the family counts
 for more. ``--keep-clubs-from PX`` keeps (and repeats) those designs' club crops cut PX or more
-across: a crop's side is the index's size in the scene (up to the pack's 96 px), and big enough the
-top lobe shows (models/HISTORY.md, "`cls96H`'s own recipe on the cleaned pack"). Everything else,
-val included, is kept as it is. Files are hard links into
+across: a crop's side follows the index's size in the scene (up to the pack's 96 px), and from about
+80 px most of those clubs show their top lobe (models/HISTORY.md, "`cls96H`'s own recipe on the
+cleaned pack"). Everything else, val included, is kept as it is. Files are hard links into
 ``src`` (the same bytes, no re-encoding); ``--zip-parts`` writes the parts a lent GPU is sent.
 
 A crop is traced to its design by its name: the crop-set source prefix ``vision.cls_data`` gave it
