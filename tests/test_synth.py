@@ -23,8 +23,8 @@ from vision.synth.export import (CLASS_NAMES, SizeSpec, back_corner_boxes, back_
                                  choose_deck, render_dataset, render_sample, yolo_lines)
 from vision.synth.photo import Focus, develop  # noqa: E402
 from vision.synth.props import cribbage_board  # noqa: E402
-from vision.synth.scene import (SCENE_TYPES, TableProps, labels, legible, make_camera, make_scene,  # noqa: E402
-                                render)
+from vision.synth.scene import (SCENE_TYPES, TableProps, index_across, index_height, labels, legible,  # noqa: E402
+                                make_camera, make_scene, render)
 
 TRAIN_DECK = "proc-classic"
 HELD_OUT_PROC = "proc-slab"
@@ -282,11 +282,23 @@ def test_card_corners_land_on_the_drawn_card(scene_type):
 
 
 def test_an_index_too_small_or_too_blurred_is_not_legible():
-    assert legible(40, 1.0)
-    assert not legible(40, 3.5)            # a 40 px index under a 3.5 px blur is a smudge
-    assert not legible(11, 0.0)            # under 12 px no one reads it, however sharp
-    assert legible(13, 0.0)
-    assert not legible(13, 0.65)           # blur in proportion hurts a small index more
+    assert legible(40, 14, 1.0)
+    assert not legible(40, 14, 3.5)        # a 40 px index under a 3.5 px blur is a smudge
+    assert not legible(11, 5, 0.0)         # under 12 px no one reads it, however sharp
+    assert legible(13, 5, 0.0)
+    assert not legible(13, 5, 0.65)        # blur in proportion hurts a small index more
+
+
+def test_an_index_too_narrow_is_not_legible_however_tall():
+    assert not legible(14, 4.5, 0.0)       # a narrow design's index, or one seen at a low angle
+    assert legible(14, 5.0, 0.0)
+
+
+def test_an_index_is_as_wide_as_its_quads_short_side():
+    quad = [[10, 10], [14, 10], [14, 24], [10, 24]]   # 4 px across, 14 px tall
+    assert index_height(quad) == 14
+    assert index_across(quad) == 4
+    assert not legible(index_height(quad), index_across(quad), 0.0)
 
 
 def test_depth_of_field_blur_is_sharp_on_its_band_and_grows_away():
@@ -307,7 +319,8 @@ def test_a_card_whose_indices_are_blurred_past_reading_is_not_required():
     assert not any(c["readable"] for c in smudged["cards"])
     for c in sharp["cards"]:
         for i in c["indices"]:
-            assert i["legible"] == legible(i["height_px"], 0.0)
+            assert i["legible"] == legible(i["height_px"], i["across_px"], 0.0)
+            assert i["across_px"] <= i["height_px"]
             assert i["height_px"] >= max(i["box_xyxy"][2] - i["box_xyxy"][0], i["box_xyxy"][3] - i["box_xyxy"][1]) * 0.7
 
 

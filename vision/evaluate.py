@@ -4,7 +4,7 @@ A labelled set is a folder with ``images/`` (or the photos beside) and ``cards.c
 (``file,cards``; cards like ``9H 10H JH``), the format of ``../shared/photos``. A
 folder of synthetic scenes with JSON labels (``vision.synth``) works too: its cards
 are read from the JSON files. A synthetic card whose indices are both mostly hidden
-(``readable`` false: under another card, out of frame, or too small or blurred for a person
+(``readable`` false: under another card, out of frame, or too small, narrow or blurred for a person
 to name, :func:`vision.synth.scene.legible`) is *optional*: reading it right is neither
 required nor a false card, since no person could read it either; reading it wrong is a
 false card.

@@ -546,6 +546,13 @@ def _visible(idmap: np.ndarray, k: int, quad: np.ndarray) -> tuple[float, list[f
 
 MIN_LEGIBLE_INDEX_PX = 12
 """An index (rank and suit glyphs) shorter than this is unreadable even to a person."""
+MIN_LEGIBLE_INDEX_ACROSS_PX = 5
+"""An index narrower than this (its quad's short side: the glyphs' width, less where the card is
+seen at a low angle) is unreadable too, however tall. The height alone let a narrow design's 12-14
+px index count at 3-4 px across. Chosen by eye, blind to the labels, on 106 index crops of the
+seed-780 tuning renders drawn at random by width (in full view, legible by the other limits):
+under 4 px none of 11 could be named, 4-5 px 7 of 15 (3 named wrong), 5-6 px 15 of 20, 6-7 px 16
+of 20, 7 px and more 39 of 40 (models/HISTORY.md, Narrow indices)."""
 READABLE_VISIBLE_FRACTION = 0.6
 """An index this much in view (and legible) makes its card readable: a person could name it."""
 MAX_BLUR_PER_INDEX_PX = 0.065
@@ -558,16 +565,24 @@ BASE_BLUR_PX = 0.6
 why a 13 px index reads worse than a 40 px one blurred in proportion."""
 
 
+def _quad_sides(quad) -> np.ndarray:
+    q = np.asarray(quad, np.float64)
+    return np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
+
+
 def index_height(quad) -> float:
     """The length of an index quad's long side: the glyph stack's height, however it is turned."""
-    q = np.asarray(quad, np.float64)
-    sides = np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1)
-    return float(max(sides))
+    return float(max(_quad_sides(quad)))
 
 
-def legible(height_px: float, blur_px: float) -> bool:
-    """Whether a person could name the card from an index this tall and this blurred."""
-    return (height_px >= MIN_LEGIBLE_INDEX_PX
+def index_across(quad) -> float:
+    """The length of an index quad's short side: the glyphs' width, foreshortened with the card."""
+    return float(min(_quad_sides(quad)))
+
+
+def legible(height_px: float, across_px: float, blur_px: float) -> bool:
+    """Whether a person could name the card from an index this tall, this wide and this blurred."""
+    return (height_px >= MIN_LEGIBLE_INDEX_PX and across_px >= MIN_LEGIBLE_INDEX_ACROSS_PX
             and math.hypot(blur_px, BASE_BLUR_PX) <= MAX_BLUR_PER_INDEX_PX * height_px)
 
 
@@ -603,14 +618,14 @@ def labels(spec: SceneSpec, cam: Camera, rendered: Rendered, focus: Focus = Focu
             q = to_image([[fx0 * sw, fy0 * sh], [fx1 * sw, fy0 * sh], [fx1 * sw, fy1 * sh], [fx0 * sw, fy1 * sh]])
             vis, vbox = _visible(rendered.idmap, k, q)
             qb = [float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())]
-            height = index_height(q)
+            height, across = index_height(q), index_across(q)
             blur = focus.at(float(q[:, 1].mean()), H)
             indices.append({"corner": "top_left" if corner == 0 else "bottom_right",
                             "quad": np.round(q, 2).tolist(), "box_xyxy": np.round(qb, 2).tolist(),
                             "visible_box_xyxy": np.round(vbox, 2).tolist() if vbox else None,
                             "visible_fraction": round(vis, 3), "occluded": bool(vis < 0.95),
-                            "height_px": round(height, 1), "blur_px": round(blur, 2),
-                            "legible": legible(height, blur)})
+                            "height_px": round(height, 1), "across_px": round(across, 1),
+                            "blur_px": round(blur, 2), "legible": legible(height, across, blur)})
         card_vis, _ = _visible(rendered.idmap, k, corners)
         # Readable: a person could name the card from an index in the photo (mostly in view,
         # big and sharp enough).
