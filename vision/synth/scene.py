@@ -628,7 +628,7 @@ def labels(spec: SceneSpec, cam: Camera, rendered: Rendered, focus: Focus = Focu
                             "blur_px": round(blur, 2), "legible": legible(height, across, blur)})
         card_vis, _ = _visible(rendered.idmap, k, corners)
         # Readable: a person could name the card from an index in the photo (mostly in view,
-        # big and sharp enough).
+        # big, wide and sharp enough).
         readable = any(i["visible_fraction"] >= READABLE_VISIBLE_FRACTION and i["legible"] for i in indices)
         cards.append({"card": str(it.card), "face_up": True, "readable": readable, "is_starter": it.is_starter,
                       "corners": np.round(corners, 2).tolist(), "box_xyxy": np.round(box_clipped, 2).tolist(),
