@@ -137,7 +137,7 @@ def _not_with(flag: str) -> str:
 
 @command
 def _register_eval(sub: argparse._SubParsersAction) -> None:
-    from vision.light import LIGHTS  # the lights --light offers, named once
+    from training.light import LIGHTS  # the lights --light offers, named once
 
     p = sub.add_parser("eval", help="measure the recognizer on labelled photos",
                        description="Per-card and whole-photo accuracy, false cards and confusions on "
@@ -289,10 +289,10 @@ def _run_eval(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from vision.evaluate import evaluate, failure_sheet, load_labelled, pooled, read_as_shows
-    from vision.made_over import WAYS
+    from training.made_over import WAYS
     from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
 
-    # Each way a photo is made over in memory before it is read (vision.made_over): its flag, the
+    # Each way a photo is made over in memory before it is read (training.made_over): its flag, the
     # value given and the way. A light is one of the flag's choices already.
     ways = (("--light", args.light, WAYS["light"]), ("--from-afar", args.from_afar, WAYS["afar"]),
             ("--blur", args.blur, WAYS["blur"]), ("--turn", args.turn, WAYS["turn"]),
@@ -336,7 +336,7 @@ def _run_eval(args: argparse.Namespace) -> int:
     sets = [(str(f), load_labelled(f)) for f in folders]
     with tempfile.TemporaryDirectory() as tmp:
         if args.synth:
-            from vision.synth.cli import render_held_out
+            from training.synth.cli import render_held_out
 
             sets.append((f"synthetic held-out decks ({args.synth} scenes)",
                          load_labelled(render_held_out(Path(tmp), args.synth, args.seed))))
@@ -533,14 +533,14 @@ def _register_synth(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("synth", help="render labelled synthetic photos of cribbage hands",
                        description="Synthetic table photos of card hands with labels, as an Ultralytics "
                                    "detect set (yolo/) and classifier crops (cls/).")
-    from vision.synth.cli import add_arguments
+    from training.synth.cli import add_arguments
 
     add_arguments(p)
     p.set_defaults(handler=_run_synth)
 
 
 def _run_synth(args: argparse.Namespace) -> int:
-    from vision.synth.cli import run
+    from training.synth.cli import run
 
     return run(args)
 

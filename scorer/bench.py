@@ -2,7 +2,7 @@
 
 ``python -m scorer.bench`` counts all 12,994,800 deals (every 4-card hand with
 each of the 48 other cards as the starter) as a hand and as a crib through
-:func:`scorer.show.score_totals`, compares both score histograms with the tables
+:func:`scorer.bulk.score_totals`, compares both score histograms with the tables
 published in RULES.md (kept below as data, like a chess perft), prints seconds per
 mode, and times single :func:`scorer.show.score_show` calls against the
 ``cribbage-scorer`` package (a dev-only comparison) on the same random deals.
@@ -25,7 +25,8 @@ import time
 from collections.abc import Callable, Sequence
 
 from scorer.cards import FULL_DECK
-from scorer.show import clear_caches, score_show, score_totals
+from scorer.bulk import clear_caches, score_totals
+from scorer.show import score_show
 
 DEAL_COUNT = 12_994_800
 """C(52, 4) hands x 48 starters."""

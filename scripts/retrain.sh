@@ -93,63 +93,63 @@ source scripts/sources.sh
 
 step "1. synthetic scenes"
 render det hires
-$PY -m vision.cls_data --out data/clsall det=data/det/cls hires=data/hires/cls:2
+$PY -m training.cls_data --out data/clsall det=data/det/cls hires=data/hires/cls:2
 
 step "2. detector"
-[ -f runs/export/detector.onnx ] || $PY -m vision.train_detector --data data/det/yolo/data.yaml \
+[ -f runs/export/detector.onnx ] || $PY -m training.train_detector --data data/det/yolo/data.yaml \
     --epochs $(epochs 16) --imgsz 480 --name det480 --resume --export-to runs/export/detector.onnx
 
 step "3. classifier on synthetic crops"
-[ -f runs/export/classifier.onnx ] || $PY -m vision.train_classifier --data data/clsall \
+[ -f runs/export/classifier.onnx ] || $PY -m training.train_classifier --data data/clsall \
     --epochs $(epochs 12) --imgsz 64 --batch 128 --name cls64 --resume --export-to runs/export/classifier.onnx
 
 step "4. real index crops (poker-cards-4-train; never poker-cards-4)"
 if [ ! -d data/realcls/train ]; then
-    $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls \
+    $PY -m training.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls \
         --models "$(harvester runs/export)" --copies 2 --index-confidence 0.25
 fi
-$PY -m vision.cls_data --out data/clsft det=data/det/cls hires=data/hires/cls:2 real=data/realcls:3
+$PY -m training.cls_data --out data/clsft det=data/det/cls hires=data/hires/cls:2 real=data/realcls:3
 
 step "5. classifier fine-tuned on synthetic + real crops"
-[ -f runs/export/classifier-ft.onnx ] || $PY -m vision.train_classifier --data data/clsft \
+[ -f runs/export/classifier-ft.onnx ] || $PY -m training.train_classifier --data data/clsft \
     --epochs $(epochs 4) --imgsz 64 --batch 128 --lr0 0.0005 --name cls64ft --resume \
     --init runs/cls64/weights/best.pt --export-to runs/export/classifier-ft.onnx
 
 step "6. real crops with the round-1 models, second fine-tune"
 models_dir runs/round1 detector classifier-ft
 if [ ! -d data/realcls2/train ]; then
-    $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls2 \
+    $PY -m training.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls2 \
         --models "$(harvester runs/round1)" --copies 2 --index-confidence 0.1
 fi
-$PY -m vision.cls_data --out data/clsft2 det=data/det/cls hires=data/hires/cls:2 real=data/realcls2:3
-[ -f runs/export/classifier-ft2.onnx ] || $PY -m vision.train_classifier --data data/clsft2 \
+$PY -m training.cls_data --out data/clsft2 det=data/det/cls hires=data/hires/cls:2 real=data/realcls2:3
+[ -f runs/export/classifier-ft2.onnx ] || $PY -m training.train_classifier --data data/clsft2 \
     --epochs $(epochs 10) --imgsz 64 --batch 128 --lr0 0.0008 --name cls64ft2 --resume \
     --init runs/cls64ft/weights/best.pt --export-to runs/export/classifier-ft2.onnx
 
 step "7. classifier at 96 px"
-[ -f runs/export/classifier-96.onnx ] || $PY -m vision.train_classifier --data data/clsft2 \
+[ -f runs/export/classifier-96.onnx ] || $PY -m training.train_classifier --data data/clsft2 \
     --epochs $(epochs 4) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.5 --name cls96ft --resume \
     --init runs/cls64ft2/weights/best.pt --export-to runs/export/classifier-96.onnx
 
 step "8. font-suit decks, more phone-size scenes, a second 96 px classifier"
 render det2 hires3 hires2
-$PY -m vision.cls_data --out data/clsft3 det=data/det/cls det2=data/det2/cls hires=data/hires/cls:2 \
+$PY -m training.cls_data --out data/clsft3 det=data/det/cls det2=data/det2/cls hires=data/hires/cls:2 \
     hires2=data/hires2/cls:2 hires3=data/hires3/cls:2 real=data/realcls2:3
-[ -f runs/export/classifier-96mix.onnx ] || $PY -m vision.train_classifier --data data/clsft3 \
+[ -f runs/export/classifier-96mix.onnx ] || $PY -m training.train_classifier --data data/clsft3 \
     --epochs $(epochs 3) --imgsz 96 --batch 128 --lr0 0.0008 --warmup-epochs 0.5 --name cls96mix --resume \
     --init runs/cls64ft2/weights/best.pt --export-to runs/export/classifier-96mix.onnx
 
 step "9. detector fine-tune"
-[ -f runs/export/detector-ft.onnx ] || $PY -m vision.train_detector --data data/det/yolo/data.yaml \
+[ -f runs/export/detector-ft.onnx ] || $PY -m training.train_detector --data data/det/yolo/data.yaml \
     --epochs $(epochs 6) --imgsz 480 --lr0 0.001 --warmup-epochs 0.5 --name det480ft --resume \
     --init runs/det480/weights/best.pt --export-to runs/export/detector-ft.onnx
 
 step "10. real photos as detector scenes, detector fine-tuned on a mix"
 models_dir runs/round2 detector-ft classifier-96 classifier-96mix
-[ -d data/realdet/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
+[ -d data/realdet/images/train ] || $PY -m training.real_scenes --photos ../shared/photos/poker-cards-4-train \
     --out data/realdet --models "$(harvester runs/round2)"
-$PY -m vision.det_data --out data/detmix data/det/yolo@1200/150 data/det2/yolo@1200/100 'data/realdet*4'
-[ -f runs/export/detector-mix.onnx ] || $PY -m vision.train_detector --data data/detmix/data.yaml \
+$PY -m training.det_data --out data/detmix data/det/yolo@1200/150 data/det2/yolo@1200/100 'data/realdet*4'
+[ -f runs/export/detector-mix.onnx ] || $PY -m training.train_detector --data data/detmix/data.yaml \
     --epochs $(epochs 5) --imgsz 480 --lr0 0.001 --warmup-epochs 0.3 --name det480mix --resume \
     --init runs/det480ft/weights/best.pt --export-to runs/export/detector-mix.onnx
 
@@ -157,19 +157,19 @@ step "11. randomized decks: a 96 px classifier fine-tuned on 160 generated desig
 # Real crops harvested again with the models as shipped before this step.
 models_dir runs/round3 detector-mix classifier-96 classifier-96mix
 render rp rp2 rpv old
-[ -d data/realcls3/train ] || $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls3 \
+[ -d data/realcls3/train ] || $PY -m training.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realcls3 \
     --models "$(harvester runs/round3)" --copies 2 --index-confidence 0.1
 mkdir -p data/rpv/cls/train  # a val-only crop set
-$PY -m vision.cls_data --out data/clsrp rp=data/rp/cls rp2=data/rp2/cls rpv=data/rpv/cls old=data/old/cls real=data/realcls3:2
-[ -f runs/export/classifier-rand.onnx ] || $PY -m vision.train_classifier --data data/clsrp \
+$PY -m training.cls_data --out data/clsrp rp=data/rp/cls rp2=data/rp2/cls rpv=data/rpv/cls old=data/old/cls real=data/realcls3:2
+[ -f runs/export/classifier-rand.onnx ] || $PY -m training.train_classifier --data data/clsrp \
     --epochs $(epochs 3) --imgsz 96 --batch 128 --lr0 0.0008 --warmup-epochs 0.3 --seed 1 --name cls96rand2 --resume \
     --init runs/export/classifier-96mix.onnx --export-to runs/export/classifier-rand.onnx
 # then the chunky-club designs, 2 more epochs: models/classifier.onnx
 render rp3 rp3v
 mkdir -p data/rp3v/cls/train
-$PY -m vision.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=data/rp/cls rpv=data/rpv/cls \
+$PY -m training.cls_data --out data/clsrp3 rp3=data/rp3/cls rp3v=data/rp3v/cls rp=data/rp/cls rpv=data/rpv/cls \
     old=data/old/cls real=data/realcls3:2
-[ -f runs/export/classifier-chunky.onnx ] || $PY -m vision.train_classifier --data data/clsrp3 \
+[ -f runs/export/classifier-chunky.onnx ] || $PY -m training.train_classifier --data data/clsrp3 \
     --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 2 --name cls96chunky --resume \
     --init runs/cls96rand2/weights/best.pt --export-to runs/export/classifier-chunky.onnx
 
@@ -178,13 +178,13 @@ step "12. the randomized decks at low resolution too: two more fine-tunes, step 
 # an index in 15 px. The chunky-club designs go in with the others.
 render rpA oldA rpAv
 mkdir -p data/rpAv/cls/train
-$PY -m vision.cls_data --out data/clsA2 rpA=data/rpA/cls rpAv=data/rpAv/cls oldA=data/oldA/cls rp3=data/rp3/cls \
+$PY -m training.cls_data --out data/clsA2 rpA=data/rpA/cls rpAv=data/rpAv/cls oldA=data/oldA/cls rp3=data/rp3/cls \
     rp3v=data/rp3v/cls real=data/realcls3:2
 # Two runs on the same crops from two starting points (the two run side by side on two cores).
-[ -f runs/export/classifier-96lo.onnx ] || $PY -m vision.train_classifier --data data/clsA2 \
+[ -f runs/export/classifier-96lo.onnx ] || $PY -m training.train_classifier --data data/clsA2 \
     --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 3 --name cls96lo --resume \
     --init runs/cls96chunky/weights/best.pt --export-to runs/export/classifier-96lo.onnx
-[ -f runs/export/classifier-96lo2.onnx ] || $PY -m vision.train_classifier --data data/clsA2 \
+[ -f runs/export/classifier-96lo2.onnx ] || $PY -m training.train_classifier --data data/clsA2 \
     --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 4 --name cls96lo2 --resume \
     --init runs/cls96rand2/weights/best.pt --export-to runs/export/classifier-96lo2.onnx
 
@@ -199,11 +199,11 @@ for name in rpA rpAv oldA rp3 rp3v rpS rpSv; do
 done
 A2="rpA=data/rpA/cls rpAv=data/rpAv/cls oldA=data/oldA/cls rp3=data/rp3/cls rp3v=data/rp3v/cls real=data/realcls3:2"
 BACKS="bA=data/backs_rpA bAv=data/backs_rpAv bO=data/backs_oldA b3=data/backs_rp3 b3v=data/backs_rp3v"
-$PY -m vision.cls_data --out data/clsS $A2 rpS=data/rpS/cls rpSv=data/rpSv/cls
-$PY -m vision.cls_data --out data/clsSB $A2 rpS=data/rpS/cls rpSv=data/rpSv/cls $BACKS bS=data/backs_rpS bSv=data/backs_rpSv
-$PY -m vision.cls_data --out data/clsAB $A2 $BACKS
+$PY -m training.cls_data --out data/clsS $A2 rpS=data/rpS/cls rpSv=data/rpSv/cls
+$PY -m training.cls_data --out data/clsSB $A2 rpS=data/rpS/cls rpSv=data/rpSv/cls $BACKS bS=data/backs_rpS bSv=data/backs_rpSv
+$PY -m training.cls_data --out data/clsAB $A2 $BACKS
 ingredient() {  # NAME DATA [--glyph-aug]
-    [ -f "runs/export/classifier-96$1.onnx" ] || $PY -m vision.train_classifier --data "data/$2" "${@:3}" \
+    [ -f "runs/export/classifier-96$1.onnx" ] || $PY -m training.train_classifier --data "data/$2" "${@:3}" \
         --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 6 --name "cls96$1" --resume \
         --init runs/cls96lo/weights/best.pt --export-to "runs/export/classifier-96$1.onnx"
 }
@@ -212,15 +212,15 @@ ingredient glyph clsS --glyph-aug
 ingredient backs clsSB
 ingredient lob clsAB
 mkdir -p runs/soup
-[ -f runs/soup/L4.pt ] || $PY -m vision.soup runs/cls96side/weights/best.pt runs/cls96glyph/weights/best.pt \
+[ -f runs/soup/L4.pt ] || $PY -m training.soup runs/cls96side/weights/best.pt runs/cls96glyph/weights/best.pt \
     runs/cls96backs/weights/best.pt runs/cls96lob/weights/best.pt --out runs/soup/L4.onnx --checkpoint runs/soup/L4.pt
 # Real "none" crops of pips and court figures, from the middle of the labelled cards, harvested with
 # the models of steps 10-12 (shipped before this step); then one epoch of the soup at a low rate.
 models_dir runs/round4 detector-mix classifier-96lo classifier-96lo2 classifier-96mix
-[ -d data/realmid/train ] || $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realmid \
+[ -d data/realmid/train ] || $PY -m training.real_crops --photos ../shared/photos/poker-cards-4-train --out data/realmid \
     --models "$(harvester runs/round4)" --copies 0 --middle-none 4 --index-confidence 0.1 --seed 19
-$PY -m vision.cls_data --out data/clsABN ab=data/clsAB mid=data/realmid
-[ -f runs/export/classifier-96L4N.onnx ] || $PY -m vision.train_classifier --data data/clsABN \
+$PY -m training.cls_data --out data/clsABN ab=data/clsAB mid=data/realmid
+[ -f runs/export/classifier-96L4N.onnx ] || $PY -m training.train_classifier --data data/clsABN \
     --epochs $(epochs 1) --imgsz 96 --batch 128 --lr0 0.0002 --warmup-epochs 0.1 --seed 19 --name cls96L4N --resume \
     --init runs/soup/L4.pt --export-to runs/export/classifier-96L4N.onnx
 
@@ -228,51 +228,51 @@ step "14. a wider second opinion, from scratch: models/classifier2.onnx"
 # The detector's own boxes on step 12's scenes, filed under the card each lands on (partial and
 # shifted boxes, as the classifier meets them at run time), harvested with step 13's models.
 models_dir runs/round5 detector-mix classifier-96L4N classifier-96lo2 classifier-96mix
-[ -d data/detboxM/train ] || $PY -m vision.mined_crops --scenes data/rpA data/rpAv data/oldA data/rp3 data/rp3v \
+[ -d data/detboxM/train ] || $PY -m training.mined_crops --scenes data/rpA data/rpAv data/oldA data/rp3 data/rp3v \
     --out data/detboxM --models "$(harvester runs/round5)" --cards --per-scene 3 --seed 911
-$PY -m vision.cls_data --out data/clsMD $A2 $BACKS mid=data/realmid db=data/detboxM
-[ -f runs/export/classifier-96W7.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
+$PY -m training.cls_data --out data/clsMD $A2 $BACKS mid=data/realmid db=data/detboxM
+[ -f runs/export/classifier-96W7.onnx ] || $PY -m training.train_classifier --data data/clsMD \
     --epochs $(epochs 7) --imgsz 96 --batch 128 --lr0 0.002 --depth 0.5 --width 0.375 --seed 52 --name cls96W7 --resume \
     --export-to runs/export/classifier-96W7.onnx
 
 step "15. cards as printed: the detector fine-tuned once more, the first two classifiers in three rounds"
-# Until the fix in vision/synth/scene.py (make_camera) every render showed its cards mirrored, so
+# Until the fix in training/synth/scene.py (make_camera) every render showed its cards mirrored, so
 # steps 1-14 of the release before were trained on mirrored cards. That release's models were
 # fine-tuned on their own data mirrored back (scripts/unmirror_data.py, which the fixed engine's
 # renders do not need: here every scene above is already drawn as printed). The detector's mix:
 # phone-size and 640 px renders of the training decks and the real scenes labelled again.
 render det608 det608v det640
-[ -d data/realdetS/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
+[ -d data/realdetS/images/train ] || $PY -m training.real_scenes --photos ../shared/photos/poker-cards-4-train \
     --out data/realdetS --models "$(harvester runs/round5)"
 # data/det640 is rendered train-only (--split train): the mix's val is det608v's and the real scenes'.
-$PY -m vision.det_data --out data/detU data/det608/yolo@1200/0 data/det608v/yolo@0/100 data/det640/yolo@600/0 'data/realdetS*3'
-[ -f runs/export/detector-U.onnx ] || $PY -m vision.train_detector --data data/detU/data.yaml \
+$PY -m training.det_data --out data/detU data/det608/yolo@1200/0 data/det608v/yolo@0/100 data/det640/yolo@600/0 'data/realdetS*3'
+[ -f runs/export/detector-U.onnx ] || $PY -m training.train_detector --data data/detU/data.yaml \
     --epochs $(epochs 2) --imgsz 480 --depth 0.33 --width 0.125 --lr0 0.001 --warmup-epochs 0.3 --seed 64 --name det480U \
     --resume --init runs/export/detector-mix.onnx --export-to runs/export/detector-U.onnx
-[ -f runs/export/classifier-96U0.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
+[ -f runs/export/classifier-96U0.onnx ] || $PY -m training.train_classifier --data data/clsMD \
     --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --seed 61 --name cls96U0 --resume \
     --init runs/export/classifier-96L4N.onnx --export-to runs/export/classifier-96U0.onnx
-[ -f runs/export/classifier-96U0b.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
+[ -f runs/export/classifier-96U0b.onnx ] || $PY -m training.train_classifier --data data/clsMD \
     --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --seed 65 --name cls96U0b --resume \
     --init runs/cls96U0/weights/last.pt --export-to runs/export/classifier-96U0b.onnx
-[ -f runs/export/classifier-96UW.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
+[ -f runs/export/classifier-96UW.onnx ] || $PY -m training.train_classifier --data data/clsMD \
     --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0005 --warmup-epochs 0.2 --depth 0.5 --width 0.375 --seed 62 \
     --name cls96UW --resume --init runs/export/classifier-96W7.onnx --export-to runs/export/classifier-96UW.onnx
-[ -f runs/export/classifier-96UWb.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
+[ -f runs/export/classifier-96UWb.onnx ] || $PY -m training.train_classifier --data data/clsMD \
     --epochs $(epochs 1) --imgsz 96 --batch 128 --lr0 0.0002 --warmup-epochs 0.1 --depth 0.5 --width 0.375 --seed 67 \
     --name cls96UWb --resume --init runs/cls96UW/weights/last.pt --export-to runs/export/classifier-96UWb.onnx
 # One more round of each at a lower rate: the two the release after shipped.
-[ -f runs/export/classifier-96U0c.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
+[ -f runs/export/classifier-96U0c.onnx ] || $PY -m training.train_classifier --data data/clsMD \
     --epochs $(epochs 4) --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --seed 68 --name cls96U0c --resume \
     --init runs/cls96U0b/weights/last.pt --export-to runs/export/classifier-96U0c.onnx
-[ -f runs/export/classifier-96UWc.onnx ] || $PY -m vision.train_classifier --data data/clsMD \
+[ -f runs/export/classifier-96UWc.onnx ] || $PY -m training.train_classifier --data data/clsMD \
     --epochs $(epochs 3) --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --depth 0.5 --width 0.375 --seed 69 \
     --name cls96UWc --resume --init runs/cls96UWb/weights/last.pt --export-to runs/export/classifier-96UWc.onnx
 
 step "16. the first classifier fine-tuned once more, with camera blur (--blur-aug): models/classifier.onnx"
 # Scenes whose board prints its counts (a board in nine of ten), none crops where the step-15
 # detector fires off the indices (numerals, pips, court figures), the real crops and real pips
-# harvested again with the step-15 models; packed small (vision.crop_pack: every synthetic index
+# harvested again with the step-15 models; packed small (training.crop_pack: every synthetic index
 # crop, one copy of half the real ones, 6,000 none, a quarter of val, as WebP, what one call to a
 # lent GPU carries), then 4 epochs with each crop blurred, two in five, up to the legible limit
 # (models/HISTORY.md, "Blurred photos"; the release that added it ran this step on a lent H200).
@@ -280,12 +280,12 @@ models_dir runs/round6 detector-U classifier-96U0c classifier-96UWc
 render nbT nbV
 harvest "$(harvester runs/round6)" data/nbM data/realcls4 data/realmid4
 if [ ! -d data/clsNBpack/train ]; then
-    $PY -m vision.cls_data --out data/clsNB nb=data/nbT/cls nbv=data/nbV/cls mined=data/nbM:2 \
+    $PY -m training.cls_data --out data/clsNB nb=data/nbT/cls nbv=data/nbV/cls mined=data/nbM:2 \
         real=data/realcls4:2 mid=data/realmid4
-    $PY -m vision.crop_pack data/clsNB --out data/clsNBpack --half real_ --drop real2_ --none 6000 \
+    $PY -m training.crop_pack data/clsNB --out data/clsNBpack --half real_ --drop real2_ --none 6000 \
         --val-fraction 0.25 --seed 7
 fi
-[ -f runs/export/classifier-96blur.onnx ] || $PY -m vision.train_classifier --data data/clsNBpack \
+[ -f runs/export/classifier-96blur.onnx ] || $PY -m training.train_classifier --data data/clsNBpack \
     --epochs $(epochs 4) --imgsz 96 --batch 256 --lr0 0.0003 --warmup-epochs 0.1 --seed 71 --blur-aug \
     --name cls96blur --resume --init runs/export/classifier-96U0c.onnx --export-to runs/export/classifier-96blur.onnx
 
@@ -296,15 +296,15 @@ step "17. a second classifier from scratch with camera blur, then more none: mod
 # (pips, numerals, court figures), which the first 40 epochs had seen too few of.
 # Step 19 reads the same sources (less rp2, which this step's pack drops): scripts/sources.sh names them.
 crop_sources data/nbM data/realcls4 data/realmid4
-$PY -m vision.cls_data --out data/clsG "${CROP_SOURCES[@]}" rp2=data/rp2/cls
-[ -d data/clsGpack/train ] || $PY -m vision.crop_pack data/clsG --out data/clsGpack --half det_ --half rp_ \
+$PY -m training.cls_data --out data/clsG "${CROP_SOURCES[@]}" rp2=data/rp2/cls
+[ -d data/clsGpack/train ] || $PY -m training.crop_pack data/clsG --out data/clsGpack --half det_ --half rp_ \
     --drop rp2_ --none 8000 --val-fraction 0.15 --seed 7 --max-side 96
-[ -d data/clsGft/train ] || $PY -m vision.crop_pack data/clsG --out data/clsGft --drop det_ --drop det2_ \
+[ -d data/clsGft/train ] || $PY -m training.crop_pack data/clsG --out data/clsGft --drop det_ --drop det2_ \
     --drop rp_ --drop rp2_ --drop old_ --none 20000 --val-fraction 0.15 --seed 8 --max-side 96
-[ -f runs/export/classifier-96G.onnx ] || $PY -m vision.train_classifier --data data/clsGpack \
+[ -f runs/export/classifier-96G.onnx ] || $PY -m training.train_classifier --data data/clsGpack \
     --epochs $(epochs 40) --imgsz 96 --batch 256 --lr0 0.002 --warmup-epochs 1 --depth 0.5 --width 0.375 \
     --seed 93 --blur-aug --name cls96G --resume --export-to runs/export/classifier-96G.onnx
-[ -f runs/export/classifier-96Gft.onnx ] || $PY -m vision.train_classifier --data data/clsGft \
+[ -f runs/export/classifier-96Gft.onnx ] || $PY -m training.train_classifier --data data/clsGft \
     --epochs 1 --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --depth 0.5 --width 0.375 --seed 95 \
     --blur-aug --name cls96Gft --resume --init runs/cls96G/weights/best.pt --export-to runs/export/classifier-96Gft.onnx
 
@@ -312,16 +312,16 @@ step "18. a detector from scratch with close-ups: models/detector.onnx"
 # Step 1's 640 px renders, close-ups cut from its phone-size ones (an index 35-80 px at 480, which
 # the 640 px renders rarely show: models/HISTORY.md, "Big indices"), step 15's phone-size and 640 px
 # renders, and the real scenes labelled again by the step-17 models, three times; shrunk to 480 px
-# WebP (vision.scene_pack: the pack a lent H200 trained on, sent in five calls of 28 MB), where
+# WebP (training.scene_pack: the pack a lent H200 trained on, sent in five calls of 28 MB), where
 # --hours 0.14 came to 47 epochs.
 models_dir runs/round7 detector-U classifier-96blur classifier-96Gft
-[ -f data/closeups/data.yaml ] || $PY -m vision.close_ups data/hires/yolo --out data/closeups --per-scene 2 --seed 5
-[ -d data/realdetShip/images/train ] || $PY -m vision.real_scenes --photos ../shared/photos/poker-cards-4-train \
+[ -f data/closeups/data.yaml ] || $PY -m training.close_ups data/hires/yolo --out data/closeups --per-scene 2 --seed 5
+[ -d data/realdetShip/images/train ] || $PY -m training.real_scenes --photos ../shared/photos/poker-cards-4-train \
     --out data/realdetShip --models "$(harvester runs/round7)"
-$PY -m vision.det_data --out data/detS --seed 3 data/det/yolo@3400/150 data/closeups@2009/50 \
+$PY -m training.det_data --out data/detS --seed 3 data/det/yolo@3400/150 data/closeups@2009/50 \
     data/det608/yolo@1200/0 data/det640/yolo@600/0 'data/realdetShip*3'
-[ -f data/detSpack/data.yaml ] || $PY -m vision.scene_pack data/detS --out data/detSpack --max-side 480 --quality 80
-[ -f runs/export/detector-S.onnx ] || $PY -m vision.train_detector --data data/detSpack/data.yaml \
+[ -f data/detSpack/data.yaml ] || $PY -m training.scene_pack data/detS --out data/detSpack --max-side 480 --quality 80
+[ -f runs/export/detector-S.onnx ] || $PY -m training.train_detector --data data/detSpack/data.yaml \
     --epochs $(epochs 47) --imgsz 480 --depth 0.33 --width 0.125 --lr0 0.002 --warmup-epochs 1 --seed 71 \
     --name det480S --resume --export-to runs/export/detector-S.onnx
 
@@ -332,23 +332,23 @@ step "19. the first classifier from scratch, with the chunky clubs: models/class
 # width (0.25); a lent H200's --hours 0.145 came to 30 epochs. Step 16's classifier stays as the
 # third, read only where this one is unsure.
 first_pack data/clsHpack data/clsJpack  # and step 20's pack
-[ -f runs/export/classifier-96H.onnx ] || $PY -m vision.train_classifier --data data/clsHpack \
+[ -f runs/export/classifier-96H.onnx ] || $PY -m training.train_classifier --data data/clsHpack \
     --epochs $(epochs 30) --imgsz 96 --batch 256 --lr0 0.002 --warmup-epochs 1 --depth 0.5 --width 0.25 \
     --seed 93 --blur-aug --name cls96H --resume --export-to runs/export/classifier-96H.onnx
 
 step "20. the chunky clubs cleaned and weighted: step 19's classifier fine-tuned, and the two averaged"
 # The chunky designs whose club's top lobe hardly rises draw clubs a person takes for spades at the
 # sizes rendered; their clubs are left out and the rest of the family's clubs and spades counted
-# three times (vision.chunky_clubs). Two epochs from step 19's weights on that pack, then the two
+# three times (training.chunky_clubs). Two epochs from step 19's weights on that pack, then the two
 # networks' weights averaged. The fine-tune alone read gnome-plastic's clubs better and, like any
 # short fine-tune of it on two cores, other cards a little worse; the average read more cards on six
 # tuning sets of seven and fewer on none (models/HISTORY.md, "Chunky clubs cleaned and weighted";
 # about 15 minutes on two cores).
-[ -f runs/export/classifier-96J.onnx ] || $PY -m vision.train_classifier --data data/clsJpack \
+[ -f runs/export/classifier-96J.onnx ] || $PY -m training.train_classifier --data data/clsJpack \
     --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --depth 0.5 --width 0.25 \
     --seed 97 --blur-aug --name cls96J --resume --init runs/cls96H/weights/best.pt \
     --export-to runs/export/classifier-96J.onnx
-[ -f runs/export/classifier-soupHJ.onnx ] || $PY -m vision.soup runs/cls96H/weights/best.pt \
+[ -f runs/export/classifier-soupHJ.onnx ] || $PY -m training.soup runs/cls96H/weights/best.pt \
     runs/cls96J/weights/best.pt --out runs/export/classifier-soupHJ.onnx
 
 step "21. ship"

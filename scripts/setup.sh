@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(gnome-cards-data kdegames-card-data-kf5 fonts-dejavu-core fonts-liberation
               fonts-freefont-ttf librsvg2-bin chromium chromium-driver
-              # vision/synth: table textures (GIMP patterns) and index fonts for procedural decks
+              # training/synth: table textures (GIMP patterns) and index fonts for procedural decks
               gimp-data fonts-urw-base35 fonts-texgyre fonts-oldstandard fonts-bebas-neue
               fonts-league-spartan fonts-crosextra-caladea fonts-linuxlibertine fonts-open-sans
               fonts-lato fonts-ebgaramond)

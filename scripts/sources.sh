@@ -14,14 +14,14 @@ BOARDS=--numbered-boards
 # (the scenes themselves are new: cards as printed, numbered boards).
 NEW_DECKS=proc-opensans,proc-lato,proc-garamond,proc-caladea,proc-biolinum,proc-oldstandard,proc-opensans-cond,proc-nimbus-side,proc-lato-light,proc-urw-gothic
 # The randomized decks (proc-rand-*) came later still, in step 11.
-OLD_DECKS=$($PY -c "import sys; from vision.synth.decks import all_decks; new = sys.argv[1].split(','); print(','.join(d.name for d in all_decks() if d.name not in new and not d.name.startswith('proc-rand-')))" "$NEW_DECKS")
-deck_list() { $PY -c "from vision.synth import procedural as p; print(','.join(d.name for d in p.$1))"; }
+OLD_DECKS=$($PY -c "import sys; from training.synth.decks import all_decks; new = sys.argv[1].split(','); print(','.join(d.name for d in all_decks() if d.name not in new and not d.name.startswith('proc-rand-')))" "$NEW_DECKS")
+deck_list() { $PY -c "from training.synth import procedural as p; print(','.join(d.name for d in p.$1))"; }
 RAND_DECKS=$(deck_list RANDOM_PLAIN_DECKS)
 CHUNKY_DECKS=$(deck_list RANDOM_CHUNKY_DECKS)
 SIDE_DECKS=$(deck_list RANDOM_SIDE_DECKS)
 # Step 12's scenes put the chunky-club designs in with the others.
 ALL_RAND_DECKS="$RAND_DECKS,$CHUNKY_DECKS"
-ALL_TRAIN_DECKS=$($PY -c "from vision.synth.decks import deck_names; print(','.join(n for n in deck_names('train') if not n.startswith('proc-rand-')))")
+ALL_TRAIN_DECKS=$($PY -c "from training.synth.decks import deck_names; print(','.join(n for n in deck_names('train') if not n.startswith('proc-rand-')))")
 
 # render NAME...: draw each data/NAME unless it is done. A render counts as done once its
 # yolo/data.yaml is written (the last thing a render writes): an interrupted one runs again from the
@@ -73,11 +73,11 @@ render() {
 # the real cards' middles (pips, figures) as `none`. Each is skipped once written.
 harvest() {
     local models=$1 mined=$2 real=$3 mid=$4
-    [ -d "$mined/train" ] || $PY -m vision.mined_crops --scenes data/nbT data/nbV --out "$mined" \
+    [ -d "$mined/train" ] || $PY -m training.mined_crops --scenes data/nbT data/nbV --out "$mined" \
         --models "$models" --per-scene 4 --seed 5011
-    [ -d "$real/train" ] || $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out "$real" \
+    [ -d "$real/train" ] || $PY -m training.real_crops --photos ../shared/photos/poker-cards-4-train --out "$real" \
         --models "$models" --copies 2 --index-confidence 0.1
-    [ -d "$mid/train" ] || $PY -m vision.real_crops --photos ../shared/photos/poker-cards-4-train --out "$mid" \
+    [ -d "$mid/train" ] || $PY -m training.real_crops --photos ../shared/photos/poker-cards-4-train --out "$mid" \
         --models "$models" --copies 0 --middle-none 4 --seed 19
     return 0
 }
@@ -97,9 +97,9 @@ crop_sources() {
 first_pack() {
     local hpack=$1 jpack=$2
     shift 2
-    $PY -m vision.cls_data --out data/clsH "${CROP_SOURCES[@]}" chunky=data/rp3/cls chunkyv=data/rp3v/cls
-    [ -d "$hpack/train" ] || $PY -m vision.crop_pack data/clsH --out "$hpack" --half det_ --half rp_ \
+    $PY -m training.cls_data --out data/clsH "${CROP_SOURCES[@]}" chunky=data/rp3/cls chunkyv=data/rp3v/cls
+    [ -d "$hpack/train" ] || $PY -m training.crop_pack data/clsH --out "$hpack" --half det_ --half rp_ \
         --none 8000 --val-fraction 0.15 --seed 7 --max-side 96
-    [ -d "$jpack/train" ] || $PY -m vision.chunky_clubs "$hpack" --out "$jpack" --scenes data/rp3 data/rp3v "$@"
+    [ -d "$jpack/train" ] || $PY -m training.chunky_clubs "$hpack" --out "$jpack" --scenes data/rp3 data/rp3v "$@"
     return 0
 }

@@ -2,10 +2,10 @@
 
 A labelled set is a folder with ``images/`` (or the photos beside) and ``cards.csv``
 (``file,cards``; cards like ``9H 10H JH``), the format of ``../shared/photos``. A
-folder of synthetic scenes with JSON labels (``vision.synth``) works too: its cards
+folder of synthetic scenes with JSON labels (``training.synth``) works too: its cards
 are read from the JSON files. A synthetic card whose indices are both mostly hidden
 (``readable`` false: under another card, out of frame, or too small, narrow or blurred for a person
-to name, :func:`vision.synth.scene.legible`) is *optional*: reading it right is neither
+to name, :func:`training.synth.scene.legible`) is *optional*: reading it right is neither
 required nor a false card, since no person could read it either; reading it wrong is a
 false card.
 
@@ -378,7 +378,7 @@ def load_labelled(folder: str | Path) -> list[LabelledPhoto]:
 def rendered_sets_from_args(prog: str, description: str,
                             argv: list[str] | None) -> tuple[Recognizer, list[tuple[str, list[LabelledPhoto]]]]:
     """The command line of the tools that read rendered sets by their labels' index quads
-    (``vision.miss_reasons``, ``vision.oracle_boxes``): the sets' folders and ``--models``. Returns
+    (``training.miss_reasons``, ``training.oracle_boxes``): the sets' folders and ``--models``. Returns
     the recognizer and, per folder, its photos with synth labels; a folder without any, or a models
     folder without the models, is a usage error, said before anything is read."""
     from vision.recognizer import MODELS_DIR, ModelMissingError, Recognizer

@@ -1,0 +1,339 @@
+"""`cribcount count PHOTO`: cards, starter, itemized count, spoken count, claim; exit 2 with a reason."""
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+from support import FakeRecognizer, as_heic, draw_table, load_samples, real_models_reason, show_photo, spread_photo
+
+import api.cli
+from scorer.cards import Card
+from vision.detections import Expected
+from api.cli import _faint_floor, _margin, _percentile, _sizes, _tilts, _zoom_span, main
+
+
+@pytest.fixture
+def fake(monkeypatch) -> FakeRecognizer:
+    recognizer = FakeRecognizer()
+    monkeypatch.setattr(api.cli, "_photo_recognizer", lambda models: recognizer)
+    return recognizer
+
+
+def photo_file(tmp_path, fake, photo, name="table.jpg"):
+    fake.add(photo)
+    path = tmp_path / name
+    path.write_bytes(photo.jpeg)
+    return str(path)
+
+
+def test_count_prints_cards_starter_items_and_the_spoken_count(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, show_photo("5H 5D 5S JC 5C"))
+    assert main(["count", path]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "Cards seen: 5H 99%, 5D 99%, 5C 97%, 5S 98%, JC 98%"
+    assert out[1] == "Starter: 5C, set apart above the row of the other four (99% sure)"
+    assert out[2] == "Hand 5D 5H 5S JC, starter 5C"
+    assert "  nobs     JC               1  JC is the jack of the starter's suit: one for his nob" in out
+    assert sum(line.startswith("  fifteen") for line in out) == 8
+    assert "Total: 29" in out
+    assert out[-1].startswith("Count: Fifteen two, fifteen four,") and out[-1].endswith("twenty-nine")
+
+
+def test_count_names_the_cards_to_check(tmp_path, fake, capsys):
+    photo = show_photo("5H 5D 5S JC 5C", size=(1600, 1206))
+    path = photo_file(tmp_path, fake, photo)
+    unsure = np.array([0.6 if card == Card.parse("5S") else 0.99 for card in photo.detections.cards])
+    fake.scenes[photo.size] = photo.detections.with_(confidence=unsure)
+    assert main(["count", path]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "Check 5S (60%): not sure of it; if one is wrong, count the cards typed: cribcount score HAND STARTER"
+
+
+def test_count_says_which_card_it_set_aside(tmp_path, fake, capsys):
+    photo = show_photo("5H 5D 5S JC 5C", size=(1600, 1214))
+    path = photo_file(tmp_path, fake, photo)
+    sure = np.array([0.75 if card == Card.parse("5S") else 0.99 for card in photo.detections.cards])
+    fake.scenes[photo.size] = photo.detections.with_(confidence=sure)
+    assert main(["count", path, "--starter", "KD"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == ("Set aside: 5S (75%), the least sure of 5 cards seen; if it is one of the show, "
+                      "count the cards typed: cribcount score HAND STARTER")
+    assert "Hand 5C 5D 5H JC, starter KD" in out
+
+
+def test_count_tells_the_recognizer_the_photo_holds_a_show(tmp_path, fake):
+    path = photo_file(tmp_path, fake, show_photo("5H 5D 5S JC 5C"))
+    assert main(["count", path]) == 0
+    assert main(["count", path, "--starter", "5C"]) == 0
+    assert fake.expected[-2:] == [Expected(5), Expected(4, besides=Card.parse("5C"))]
+
+
+def test_count_json_has_the_api_shape(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, show_photo("5H 5D 5S JC 5C"))
+    assert main(["count", path, "--json", "--claim", "28"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert set(body) == {"cards", "set_aside", "image", "starter", "show"}
+    assert body["show"]["total"] == 29
+    assert body["show"]["claim"]["verdict"] == "under-claimed"
+
+
+def test_count_checks_a_claim(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, show_photo("5H 5D 5S JC 5C"))
+    main(["count", path, "--claim", "29"])
+    assert "Claim 29: Correct: the hand counts 29." in capsys.readouterr().out
+
+
+def test_count_as_the_crib(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, show_photo("2H 4H 6H 8H KS"))
+    main(["count", path, "--crib"])
+    out = capsys.readouterr().out
+    assert "Crib 2H 4H 6H 8H, starter KS" in out and "Total: 0" in out
+
+
+def test_four_cards_and_a_named_starter(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, show_photo("8H 7C 7D 6S"))
+    assert main(["count", path, "--starter", "as"]) == 0
+    out = capsys.readouterr().out
+    assert "Starter: AS (named)" in out and "Total: 16" in out
+
+
+def test_an_unsure_starter_says_how_to_name_it(tmp_path, fake, capsys):
+    row = draw_table("5H 5D 5S JC 5C", [(200 + 300 * i, 600) for i in range(5)])
+    path = photo_file(tmp_path, fake, row)
+    main(["count", path])
+    starter_line = capsys.readouterr().out.splitlines()[1]
+    assert "20% sure" in starter_line and "name it with --starter CARD" in starter_line
+
+
+def test_annotate_writes_the_photo_with_boxes_and_items(tmp_path, fake, capsys):
+    photo = show_photo("5H 5D 5S JC 5C")
+    path = photo_file(tmp_path, fake, photo)
+    out = tmp_path / "annotated.jpg"
+    assert main(["count", path, "--annotate", str(out)]) == 0
+    drawn = cv2.imread(str(out))
+    assert drawn.shape[1] == 1600 and drawn.shape[0] > 1200  # the item list is a band below the photo
+    assert f"Annotated photo: {out}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("cards,args,message", [
+    ("8H 7C 7D 6S", [], "4 cards seen (8H 7C 7D 6S): name the starter, or photograph it with them "
+                        "(--starter CARD)"),
+    ("", [], "no cards seen"),
+    ("AH 2H 3H 4H 5H 6H 7H 8H 9H", [], "9 cards seen (AH 6H 2H 7H 3H 8H 4H 9H 5H)"),
+    ("5H 5D 5S JC 5C", ["--starter", "XX"], "'XX' is not a card"),
+    ("5H 5D 5S JC 5C", ["--claim", "31"], "a claim is a whole number from 0 to 29"),
+])
+def test_photos_that_are_not_a_show_exit_2_with_what_was_seen(tmp_path, fake, capsys, cards, args, message):
+    photo = spread_photo(cards, size=(1300, 1000)) if len(cards.split()) != 5 else show_photo(cards)
+    path = photo_file(tmp_path, fake, photo)
+    assert main(["count", path, *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cribcount count: error: ") and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_a_file_that_is_not_a_photo(tmp_path, fake, capsys):
+    path = tmp_path / "notes.jpg"
+    path.write_text("fifteen two")
+    assert main(["count", str(path)]) == 2
+    assert "not an image" in capsys.readouterr().err
+
+
+def test_a_missing_photo(tmp_path, fake, capsys):
+    assert main(["count", str(tmp_path / "none.jpg")]) == 2
+    assert "none.jpg: no such file" in capsys.readouterr().err
+
+
+def test_a_folder_named_as_the_photo(tmp_path, fake, capsys):
+    assert main(["count", str(tmp_path)]) == 2
+    assert f"{tmp_path}: a folder, not a photo" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["annotated.txt", "annotated", "no-such-folder/annotated.jpg", "."])
+def test_an_annotate_name_opencv_cannot_write_is_refused_before_reading(tmp_path, fake, capsys, name):
+    path = photo_file(tmp_path, fake, show_photo("5H 5D 5S JC 5C"))
+    assert main(["count", path, "--annotate", str(tmp_path / name)]) == 2
+    err = capsys.readouterr().err
+    assert "use a .jpg or .png name in an existing folder" in err and len(err.strip().splitlines()) == 1
+    assert fake.expected == []  # refused before the recognizer looked at the photo
+
+
+def test_missing_models_are_a_clear_error(tmp_path, capsys):
+    photo = tmp_path / "t.jpg"
+    photo.write_bytes(show_photo().jpeg)
+    assert main(["count", str(photo), "--models", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "detector.onnx is missing" in err and "models/README.md" in err
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+@pytest.mark.parametrize("sample", load_samples(), ids=lambda s: s.path.name)
+def test_sample_photos_count_right_with_the_real_models(sample):
+    """The README's command, as a user runs it: real models, no torch, the right total."""
+    # torch and ultralytics are blocked from importing: the runtime must not need them.
+    no_torch = ("import sys; sys.modules.update(torch=None, torchvision=None, ultralytics=None); "
+                "from api.cli import main; sys.exit(main(sys.argv[1:]))")
+    args = [sys.executable, "-c", no_torch, "count", str(sample.path), "--json"]
+    if sample.starter is not None and sample.starter not in sample.cards:
+        args += ["--starter", str(sample.starter)]
+    if sample.crib:
+        args.append("--crib")
+    result = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert sorted(c["card"] for c in body["cards"]) == sorted(map(str, sample.cards))
+    assert body["show"]["total"] == sample.total
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_a_sample_photo_sent_as_an_iphone_heic_counts_as_its_jpeg_does(tmp_path):
+    """An iPhone saves HEIC: the same photo in that format reads the same cards and total."""
+    sample = next(s for s in load_samples() if s.path.name == "starter-below-the-row.jpg")
+    heic = tmp_path / "starter-below-the-row.heic"
+    heic.write_bytes(as_heic(cv2.imread(str(sample.path))))
+    no_torch = ("import sys; sys.modules.update(torch=None, torchvision=None, ultralytics=None); "
+                "from api.cli import main; sys.exit(main(sys.argv[1:]))")
+    result = subprocess.run([sys.executable, "-c", no_torch, "count", str(heic), "--json"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    body = json.loads(result.stdout)
+    assert sorted(c["card"] for c in body["cards"]) == sorted(map(str, sample.cards))
+    assert body["show"]["total"] == sample.total
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_against_other_models_prints_the_paired_differences(capsys):
+    # The shipped models against themselves on the sample photos: nothing differs.
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parents[2] / "sample_images")
+    assert main(["eval", samples, "--against", str(MODELS_DIR), "--json"]) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 5
+    assert figures["against"]["card_delta"] == 0 and figures["against"]["card_delta_95"] == [0, 0]
+    assert figures["against"]["by_deck"] == {}  # the sample photos name no deck
+    # Two sets: each read against the other models, then all their photos together.
+    assert main(["eval", samples, samples, "--against", str(MODELS_DIR), "--json"]) == 0
+    first, second, together = json.loads(capsys.readouterr().out)
+    assert together["name"] == "all 2 sets" and together["pooled"]
+    paired = together["against"]
+    assert paired["card_delta"] == 0 and (paired["fixed"], paired["broken"]) == (0, 0)
+    assert main(["eval", samples, "--against", "no-such-folder"]) == 2
+    assert "no-such-folder/detector.onnx is missing" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_measures_one_look_against_the_shipped_second_looks(capsys):
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parents[2] / "sample_images")
+    assert main(["eval", samples, "--second-looks", "none", "--against", str(MODELS_DIR), "--json"]) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 5 and "card_delta" in figures["against"]
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_measures_looking_again_at_every_photo_against_the_shipped_reading(capsys):
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parents[2] / "sample_images")
+    assert main(["eval", samples, "--always-look-again", "--against", str(MODELS_DIR), "--json"]) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 5 and figures["card_accuracy"] == 1.0 and "hand_delta" in figures["against"]
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_measures_the_last_releases_whole_second_looks_against_the_shipped_reading(capsys):
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parents[2] / "sample_images")
+    args = ["eval", samples, "--always-look-again", "--whole-second-looks", "--against", str(MODELS_DIR), "--json"]
+    assert main(args) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 5 and figures["card_accuracy"] == 1.0 and "hand_delta" in figures["against"]
+
+
+def test_second_looks_none_is_the_main_look_only():
+    assert _sizes("none") == () and _sizes("608,736") == (608, 736)
+
+
+@pytest.mark.parametrize("sizes", ["608,big", "", "16"])
+def test_eval_refuses_second_look_sizes_that_are_not_sizes(capsys, sizes):
+    assert main(["eval", "sample_images", "--second-looks", sizes]) == 2
+    assert "--second-looks" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_measures_wider_crops_against_the_shipped_tight_ones(capsys):
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parents[2] / "sample_images")
+    assert main(["eval", samples, "--wider-margin", "0.4", "--against", str(MODELS_DIR), "--json"]) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 5 and figures["card_accuracy"] == 1.0 and "hand_delta" in figures["against"]
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_measures_faint_boxes_against_the_shipped_reading(capsys):
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parents[2] / "sample_images")
+    args = ["eval", samples, "--always-look-again", "--faint-boxes", "0.05", "--against", str(MODELS_DIR), "--json"]
+    assert main(args) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["photos"] == 5 and figures["card_accuracy"] == 1.0 and "hand_delta" in figures["against"]
+
+
+@pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
+def test_eval_measures_reading_photos_as_shows_against_reading_them_as_they_are(capsys):
+    from pathlib import Path
+
+    from vision.recognizer import MODELS_DIR
+
+    samples = str(Path(__file__).resolve().parents[2] / "sample_images")
+    assert main(["eval", samples, "--as-shows", "--against", str(MODELS_DIR), "--json"]) == 0
+    (figures,) = json.loads(capsys.readouterr().out)
+    assert figures["name"].endswith(", read as shows")
+    assert figures["photos"] == 5 and figures["card_accuracy"] == 1.0 and "hand_delta" in figures["against"]
+
+
+def test_none_turns_each_measured_option_off():
+    assert _margin("none") is None and _margin("0.4") == 0.4  # the tight crops only
+    assert _percentile("none") is None and _percentile("99") == 99.0  # photos read as decoded
+    assert _zoom_span("none") is None and _zoom_span("608") == 608  # the whole-photo looks only
+    assert _faint_floor("none") is None and _faint_floor("0.1") == 0.1  # faint boxes dropped unread
+    assert _tilts("none") == () and _tilts("-20,20") == (-20.0, 20.0)  # no tilted readings
+
+
+@pytest.mark.parametrize("flag,value", [
+    *(("--wider-margin", m) for m in ("wide", "", "-0.1", "3")),  # a fraction of the box, 0 to 2
+    *(("--white-balance", p) for p in ("white", "", "20", "101")),  # a percentile, 50 to 100
+    *(("--zoom-look", z) for z in ("near", "", "100", "5000")),  # a size, 160 to 2048 px
+    *(("--faint-boxes", f) for f in ("faint", "", "0.01", "0.5")),  # a detector score, 0.05 to 0.3
+    *(("--tilts", t) for t in ("tilted", "", "10,,20", "10,60")),  # degrees, -45 to 45
+])
+def test_eval_refuses_an_option_value_out_of_its_range_naming_the_option(capsys, flag, value):
+    assert main(["eval", "sample_images", flag, value]) == 2
+    assert flag in capsys.readouterr().err
+
+
+def test_eval_refuses_a_negative_number_of_scenes(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["eval", "--synth", "-3"])
+    assert exc.value.code == 2
+    assert "--synth: give a number of scenes, 0 or more, not '-3'" in capsys.readouterr().err

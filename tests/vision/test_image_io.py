@@ -1,0 +1,120 @@
+"""Photo decoding: upright via EXIF, reduced-scale decode, and clear errors for bad files."""
+
+import struct
+
+import cv2
+import numpy as np
+import pytest
+from support import as_heic
+
+from vision.image_io import LOCAL, ImageError, decode_photo, exif_orientation, read_photo
+
+
+def jpeg(w: int, h: int, quality: int = 90) -> bytes:
+    img = np.zeros((h, w, 3), np.uint8)
+    img[: h // 2, : w // 2] = (0, 0, 255)  # red block marks the top-left corner
+    return cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
+
+
+def with_orientation(data: bytes, orientation: int) -> bytes:
+    """Insert an APP1 EXIF segment holding only the orientation tag."""
+    ifd = struct.pack("<H", 1) + struct.pack("<HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack("<I", 0)
+    tiff = b"II*\x00" + struct.pack("<I", 8) + ifd
+    payload = b"Exif\x00\x00" + tiff
+    app1 = b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+    return data[:2] + app1 + data[2:]
+
+
+def test_exif_orientation_is_read():
+    assert exif_orientation(with_orientation(jpeg(40, 20), 6)) == 6
+    assert exif_orientation(jpeg(40, 20)) == 1
+
+
+def test_orientation_6_turns_the_photo_upright():
+    photo = decode_photo(with_orientation(jpeg(40, 20), 6))
+    assert photo.image.shape[:2] == (40, 20)  # landscape pixels stored sideways -> portrait
+    # Rotated 90 degrees clockwise: the red top-left block is now top-right.
+    assert photo.image[2, -3, 2] > 200 and photo.image[2, 2, 2] < 50
+
+
+def test_big_jpeg_decodes_at_reduced_scale():
+    photo = decode_photo(jpeg(4000, 3000, 60), min_long_side=1600)
+    assert photo.scale == 2.0
+    assert photo.image.shape[:2] == (1500, 2000)
+    assert photo.original_size == (4000, 3000)
+
+
+@pytest.mark.parametrize("data,reason", [
+    (b"", "empty"),
+    (b"hello, this is text", "not an image"),
+    (jpeg(200, 100)[:-400], "truncated"),
+    (b"\xff\xd8" + b"\x00" * (21 * 1024 * 1024), "limit is 20 MB"),
+    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64, "HEIC/HEIF or AVIF .* cannot be decoded"),
+])
+def test_bad_files_get_a_reason(data, reason):
+    with pytest.raises(ImageError, match=reason):
+        decode_photo(data)
+
+
+def heif(w: int, h: int, fmt: str, orientation: int = 1) -> bytes:
+    """A photo saved as an iPhone does (HEIC) or as AVIF, with a red block at the top-left corner."""
+    img = np.zeros((h, w, 3), np.uint8)
+    img[: h // 2, : w // 2] = (0, 0, 255)
+    return as_heic(img, fmt, orientation)
+
+
+@pytest.mark.parametrize("fmt,brand", [("HEIF", b"heic"), ("AVIF", b"avif")])
+def test_an_iphone_heic_photo_and_an_avif_one_are_read_upright(fmt, brand):
+    data = heif(40, 20, fmt, orientation=6)
+    assert data[8:12] == brand
+    photo = decode_photo(data)
+    assert photo.image.shape[:2] == (40, 20)  # stored sideways, turned upright as a JPEG is
+    assert photo.image[2, -3, 2] > 200 and photo.image[2, 2, 2] < 50
+
+
+def test_a_big_heic_photo_is_shrunk_as_a_jpeg_decode_would_be():
+    photo = decode_photo(heif(3400, 2000, "HEIF"), min_long_side=1600)
+    assert photo.scale == 2.0
+    assert photo.image.shape[:2] == (1000, 1700)
+    assert photo.original_size == (3400, 2000)
+
+
+def test_a_heic_photo_cut_short_gets_a_reason():
+    data = heif(400, 300, "HEIF")
+    with pytest.raises(ImageError, match="cannot be decoded"):
+        decode_photo(data[: len(data) // 2])
+
+
+def test_too_many_megapixels_is_refused_before_decoding():
+    header = jpeg(16, 16)
+    # Patch the SOF0 size fields to claim 10000x6000 = 60 MP.
+    sof = header.index(b"\xff\xc0")
+    patched = header[: sof + 5] + struct.pack(">HH", 6000, 10000) + header[sof + 9 :]
+    with pytest.raises(ImageError, match="megapixels"):
+        decode_photo(patched)
+
+
+def padded(data: bytes, megabytes: int) -> bytes:
+    """``data`` (a JPEG) with application segments of nothing after its start: as big a file as a
+    48-50 MP phone photo, without the encoding time."""
+    segment = b"\xff\xef" + struct.pack(">H", 65535) + b"\0" * 65533
+    return data[:2] + segment * (megabytes * 16) + data[2:]
+
+
+def test_a_file_of_ones_own_may_be_bigger_than_an_upload(tmp_path):
+    big = padded(jpeg(400, 300), 25)
+    assert 25 * 1024 * 1024 < len(big) < LOCAL.bytes
+    with pytest.raises(ImageError, match="limit is 20 MB"):
+        decode_photo(big)  # sent to the service
+    path = tmp_path / "fifty-megapixel-phone.jpg"
+    path.write_bytes(big)
+    assert read_photo(path).image.shape[:2] == (300, 400)
+
+
+def test_a_file_of_ones_own_over_120_megapixels_is_refused_before_decoding(tmp_path):
+    header = jpeg(16, 16)
+    sof = header.index(b"\xff\xc0")
+    path = tmp_path / "huge.jpg"
+    path.write_bytes(header[: sof + 5] + struct.pack(">HH", 10000, 13000) + header[sof + 9 :])
+    with pytest.raises(ImageError, match="the limit is 120 megapixels"):
+        read_photo(path)

@@ -1,0 +1,353 @@
+"""Second looks: the detector sees the photo at other sizes too, and what it finds there is either
+another reading of an index the main look found or an index the main look missed."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from training.afar import afar_jpeg
+from vision.detections import Detections, box_iou
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, faint_new_indices, group_looks
+
+IOU, CONFIDENCE = 0.5, 0.3
+
+
+def boxes(*rows: tuple[float, float, float, float, float]) -> Detections:
+    """Boxes as (x0, y0, x1, y1, detector score)."""
+    a = np.array(rows, np.float32).reshape(-1, 5)
+    return Detections(xyxy=a[:, :4], confidence=a[:, 4])
+
+
+def test_a_box_on_a_main_box_is_another_reading_of_that_index():
+    read, groups = group_looks(boxes((0, 0, 10, 20, 0.8)), boxes((1, 1, 11, 21, 0.9)), IOU, CONFIDENCE)
+    assert groups == [[0, 1]]
+    assert len(read) == 2
+
+
+def test_the_main_box_leads_its_index_even_when_a_second_look_scores_higher():
+    read, groups = group_looks(boxes((0, 0, 10, 20, 0.2)), boxes((1, 1, 11, 21, 0.9)), IOU, CONFIDENCE)
+    assert tuple(read.xyxy[groups[0][0]]) == (0, 0, 10, 20)
+
+
+def test_a_box_only_a_second_look_found_is_a_new_index():
+    read, groups = group_looks(boxes((0, 0, 10, 20, 0.8)), boxes((50, 0, 60, 20, 0.4)), IOU, CONFIDENCE)
+    assert groups == [[0], [1]]
+    assert tuple(read.xyxy[1]) == (50, 0, 60, 20)
+
+
+def test_a_faint_box_only_a_second_look_found_is_dropped():
+    read, groups = group_looks(boxes((0, 0, 10, 20, 0.8)), boxes((50, 0, 60, 20, 0.2)), IOU, CONFIDENCE)
+    assert groups == [[0]]
+    assert len(read) == 1
+
+
+def test_two_second_looks_at_one_missed_index_are_one_new_index_led_by_the_surer():
+    read, groups = group_looks(Detections.empty(), boxes((51, 1, 61, 21, 0.35), (50, 0, 60, 20, 0.6)),
+                               IOU, CONFIDENCE)
+    assert len(groups) == 1 and len(groups[0]) == 2
+    assert tuple(read.xyxy[groups[0][0]]) == (50, 0, 60, 20)
+
+
+def test_a_faint_box_on_a_new_index_still_counts_as_a_reading_of_it():
+    _, groups = group_looks(Detections.empty(), boxes((50, 0, 60, 20, 0.6), (51, 1, 61, 21, 0.1)),
+                            IOU, CONFIDENCE)
+    assert [len(g) for g in groups] == [2]
+
+
+def test_a_box_touching_a_main_index_and_a_new_one_joins_the_main():
+    main = boxes((0, 0, 10, 20, 0.8))
+    # the first is new (IoU 0.43 with main); the second overlaps it more (0.82) than main (0.54)
+    others = boxes((4, 0, 14, 20, 0.7), (3, 0, 13, 20, 0.5))
+    _, groups = group_looks(main, others, IOU, CONFIDENCE)
+    assert groups[0] == [0, 2]
+    assert groups[1] == [1]
+
+
+def test_a_box_beside_the_main_ones_is_not_taken_for_them():
+    main = boxes((0, 0, 10, 20, 0.8), (12, 0, 22, 20, 0.8))
+    _, groups = group_looks(main, boxes((6, 0, 16, 20, 0.9)), IOU, CONFIDENCE)  # IoU 0.25 with each
+    assert groups == [[0], [1], [2]]
+
+
+def test_no_boxes_no_indices():
+    read, groups = group_looks(Detections.empty(), Detections.empty(), IOU, CONFIDENCE)
+    assert groups == [] and len(read) == 0
+
+
+@pytest.fixture(scope="module")
+def photo() -> np.ndarray:
+    image = cv2.imread("sample_images/row-on-a-wood-table.jpg")
+    assert image is not None
+    return image
+
+
+def test_the_main_look_comes_first_unchanged(photo):
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_sizes=(608, 736)))
+    read, groups = recognizer.find_indices(photo)
+    main = recognizer.detect_indices(photo)
+    assert np.array_equal(read.xyxy[: len(main)], main.xyxy)
+    assert [g[0] for g in groups[: len(main)]] == list(range(len(main)))
+    assert len(read) > len(main)  # the other looks' boxes are read too
+
+
+def test_a_second_look_at_the_main_size_adds_nothing(photo):
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_sizes=(608,)))
+    read, groups = recognizer.find_indices(photo)
+    assert recognizer.detector_size(photo) == 608
+    assert groups == [[i] for i in range(len(read))]
+
+
+def test_no_second_look_sizes_take_one_look(photo):
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_sizes=()))
+    read, groups = recognizer.find_indices(photo)
+    assert len(read) == len(recognizer.detect_indices(photo))
+    assert groups == [[i] for i in range(len(read))]
+
+
+# -- second looks only where the main look leaves doubt ------------------------------------------
+
+def test_no_card_read_is_doubt():
+    recognizer = Recognizer(MODELS_DIR)
+    assert recognizer.in_doubt(Detections.empty())
+
+
+def five(*confidences: float) -> Detections:
+    """Five cards in a row, read at ``confidences``."""
+    return boxes(*((20 * i, 0, 20 * i + 10, 20, c) for i, c in enumerate(confidences)))
+
+
+def test_a_card_read_below_the_line_is_doubt_and_five_cards_above_it_are_not():
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=0.999))
+    assert not recognizer.in_doubt(five(0.9995, 1.0, 1.0, 1.0, 1.0))
+    assert recognizer.in_doubt(five(0.98, 1.0, 1.0, 1.0, 1.0))
+
+
+def test_fewer_cards_than_a_show_is_doubt_however_sure():
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=0.999, second_look_fewer_than=5))
+    assert recognizer.in_doubt(five(1.0, 1.0, 1.0, 1.0, 1.0)[:4])
+    assert not Recognizer(MODELS_DIR, RecognizerConfig(second_look_fewer_than=4)).in_doubt(five(1.0, 1.0, 1.0, 1.0, 1.0)[:4])
+
+
+def _looks_taken(recognizer: Recognizer, path: str) -> tuple[list[str], list[int]]:
+    """The cards read from the photo at ``path``, and the sizes the detector looked at."""
+    sizes: list[int] = []
+    detect = recognizer.detect_indices
+
+    def counting(img: np.ndarray, size: int | None = None, window=None) -> Detections:
+        sizes.append(size or recognizer.detector_size(img))
+        return detect(img, size, window)
+
+    recognizer.detect_indices = counting
+    cards = [str(c) for c in recognizer.recognize(path).card_list]
+    return cards, sizes
+
+
+def test_a_photo_whose_cards_all_read_surely_gets_one_look():
+    recognizer = Recognizer(MODELS_DIR)
+    cards, sizes = _looks_taken(recognizer, "sample_images/row-with-starter-below.jpg")
+    assert sizes == [608]
+    one_look = Recognizer(MODELS_DIR, RecognizerConfig(second_look_sizes=()))
+    assert cards == [str(c) for c in one_look.recognize("sample_images/row-with-starter-below.jpg").card_list]
+
+
+def test_a_photo_with_a_doubtful_card_gets_the_second_looks_and_reads_as_looking_always():
+    # This sample's five cards read at 0.999 or more: a line at 1 puts it in doubt.
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=1.0))
+    cards, sizes = _looks_taken(recognizer, "sample_images/starter-on-the-deck.jpg")
+    assert sizes == [608, 736]  # a phone photo: main look at 608, then again at 736 only
+    always = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0))
+    expected = always.recognize("sample_images/starter-on-the-deck.jpg")
+    assert cards == [str(c) for c in expected.card_list]
+    got = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=1.0)).recognize("sample_images/starter-on-the-deck.jpg")
+    assert np.allclose(got.confidence, expected.confidence) and np.allclose(got.xyxy, expected.xyxy)
+
+
+# -- second looks made cheaper: only the region of the cards, only the unsure indices read ---------
+
+def test_a_look_through_a_window_sees_what_the_whole_look_sees_there(photo):
+    recognizer = Recognizer(MODELS_DIR)
+    h, w = photo.shape[:2]
+    window = (w // 5, h // 5, 4 * w // 5, 4 * h // 5)
+    whole = recognizer.detect_indices(photo, 736)
+    seen = recognizer.detect_indices(photo, 736, window)
+    inside = ((whole.xyxy[:, 0] > window[0] + w / 10) & (whole.xyxy[:, 2] < window[2] - w / 10)
+              & (whole.xyxy[:, 1] > window[1] + h / 10) & (whole.xyxy[:, 3] < window[3] - h / 10))
+    assert inside.sum() >= 3
+    overlap = box_iou(whole.xyxy[inside], seen.xyxy).max(axis=1)
+    assert np.median(overlap) > 0.98 and overlap.min() > 0.7
+    grid = 32 * max(h, w) / 736  # the window is cut on the detector's stride grid
+    assert (seen.xyxy[:, :2] >= np.array(window[:2]) - grid).all()
+    assert (seen.xyxy[:, 2:] <= np.array(window[2:]) + grid).all()
+
+
+def test_the_window_is_the_boxes_grown_by_their_median_height():
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_window=2))
+    img = np.zeros((1000, 2000, 3), np.uint8)
+    around = boxes((500, 400, 520, 440, 0.9), (700, 400, 720, 450, 0.9), (900, 400, 920, 430, 0.9))
+    assert recognizer.second_look_window(img, around.xyxy) == (420, 320, 1000, 530)  # median height 40
+
+
+def test_a_window_that_takes_in_the_whole_photo_or_has_nothing_to_go_round_is_the_whole_photo():
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_window=4))
+    img = np.zeros((100, 200, 3), np.uint8)
+    assert recognizer.second_look_window(img, boxes((40, 10, 60, 50, 0.9)).xyxy) is None
+    assert recognizer.second_look_window(img, Detections.empty().xyxy) is None
+    assert Recognizer(MODELS_DIR, RecognizerConfig(second_look_window=0)).second_look_window(
+        np.zeros((1000, 2000, 3), np.uint8), boxes((500, 400, 520, 440, 0.9)).xyxy) is None
+
+
+def _rows_read(recognizer: Recognizer, path: str) -> list[int]:
+    """How many index boxes each classifier call read while recognizing the photo at ``path``."""
+    rows: list[int] = []
+    classify = recognizer.classify
+
+    def counting(img: np.ndarray, indices: Detections) -> np.ndarray:
+        rows.append(len(indices))
+        return classify(img, indices)
+
+    recognizer.classify = counting
+    recognizer.recognize(path)
+    return rows
+
+
+def test_a_second_look_reads_only_the_boxes_on_unsure_indices_and_the_new_ones():
+    path = "sample_images/starter-on-the-deck.jpg"
+    every = _rows_read(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=2.0,
+                                                               close_look_sizes=())), path)
+    only_new = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=0.0,
+                                                       close_look_sizes=()))
+    img = cv2.imread(path)
+    read, groups = only_new.find_indices(img)
+    main = only_new.detect_indices(img)
+    new_indices = sum(len(g) for g in groups[len(main):])
+    assert _rows_read(only_new, path) == [len(main), new_indices]
+    assert every == [len(main), len(read) - len(main)] and every[1] > new_indices
+
+
+def _windows_seen(recognizer: Recognizer, path: str) -> dict[int, tuple[int, int, int, int] | None]:
+    """The window the detector saw the photo at ``path`` through, per size it looked at."""
+    seen: dict[int, tuple[int, int, int, int] | None] = {}
+    detect = recognizer.detect_indices
+
+    def recording(img: np.ndarray, size: int | None = None, window=None) -> Detections:
+        seen[size or recognizer.detector_size(img)] = window
+        return detect(img, size, window)
+
+    recognizer.detect_indices = recording
+    recognizer.recognize(path)
+    return seen
+
+
+def test_a_close_look_sees_only_round_the_unsure_indices():
+    path = "sample_images/starter-on-the-deck.jpg"
+    # A line at 1: every card is doubtful, the close look goes round all of them.
+    everything = _windows_seen(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=1.0,
+                                                                        close_look_sizes=(864,))), path)
+    assert set(everything) == {608, 736, 864}
+    h, w = cv2.imread(path).shape[:2]
+    x0, y0, x1, y1 = everything[864]
+    assert (x1 - x0) * (y1 - y0) < w * h
+    # No index unsure and no card doubtful (a photo in doubt only for its count): no close look.
+    none_unsure = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=0.0, second_look_fewer_than=6,
+                                                          second_reading_below=0.0, close_look_sizes=(864,)))
+    assert set(_windows_seen(none_unsure, path)) == {608, 736}
+
+
+def test_the_close_look_window_is_the_unsure_boxes_grown_by_their_median_height():
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(close_look_window=1))
+    img = np.zeros((1000, 2000, 3), np.uint8)
+    unsure = boxes((500, 400, 520, 440, 0.9), (900, 400, 920, 430, 0.9))
+    assert recognizer.second_look_window(img, unsure.xyxy, recognizer.config.close_look_window) == (465, 365, 955, 475)
+
+
+# -- a zoomed look at the cards of a photo taken from afar ---------------------------------------
+
+def _from_afar(path: str, frac: float = 0.3) -> bytes:
+    """The sample photo taken from farther away: ``frac`` of a 12 MP frame's width (training.afar)."""
+    return afar_jpeg(Path(path), frac)
+
+
+def test_a_photo_taken_from_afar_reads_its_cards_with_a_zoomed_look():
+    # 0.27 of the frame: this release's detector reads all five at 0.3 without the zoomed look.
+    far = _from_afar("sample_images/row-on-a-wood-table.jpg", 0.27)
+    read = Recognizer(MODELS_DIR).recognize(far)
+    assert sorted(map(str, read.cards)) == sorted("2H AC 7D 2S 5D".split())
+    assert read.confidence.min() >= 0.85
+    # The whole-photo looks alone see the indices too small and miss some of the five.
+    without = Recognizer(MODELS_DIR, RecognizerConfig(zoom_look_span=None)).recognize(far)
+    assert len(without) < 5
+
+
+def test_the_zoomed_look_is_taken_only_where_it_enlarges_the_cards(photo):
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0))
+    sizes = []
+    detect = recognizer.detect_indices
+
+    def spy(img, size=None, window=None):
+        sizes.append((img.shape[:2], size))
+        return detect(img, size, window)
+    recognizer.detect_indices = spy
+    recognizer.recognize(photo)  # the cards fill the frame: no zoomed look
+    assert all(shape == photo.shape[:2] for shape, _ in sizes)
+    sizes.clear()
+    far = cv2.imdecode(np.frombuffer(_from_afar("sample_images/row-on-a-wood-table.jpg"), np.uint8), cv2.IMREAD_COLOR)
+    recognizer.recognize(far)  # read at half size, 2000 x 1500, as its JPEG would decode
+    zoomed = [(shape, size) for shape, size in sizes if shape != (1500, 2000)]
+    assert len(zoomed) == 1 and zoomed[0][1] == 608 and max(zoomed[0][0]) < 1000  # the cards' region only
+
+
+# -- faint boxes: a new index the detector scored low counts only where it reads surely as a card ----
+
+def test_a_new_index_led_by_a_faint_box_is_faint_and_main_or_firm_ones_are_not():
+    confidence = np.array([0.05, 0.1, 0.4, 0.2], np.float32)  # one main box, then three from second looks
+    groups = [[0, 3], [1], [2]]
+    assert faint_new_indices(groups, confidence, n_main=1, line=0.3).tolist() == [False, True, False]
+
+
+def _stubbed(config: RecognizerConfig, readings: dict[int, tuple[str, float]], wide: int = 10) -> Recognizer:
+    """A recognizer whose detector finds one main box at x = 0 (score 0.8) and, at the second-look sizes,
+    faint boxes (score 0.1, ``wide`` pixels wide) at each other x of ``readings``; its classifier reads
+    the box at x as ``readings[x]`` (card, probability), the rest of the probability on "not a card"."""
+    recognizer = Recognizer(MODELS_DIR, config)
+    names = [str(c) if c else None for c in recognizer.class_cards]
+    none = names.index(None)
+
+    def detect(img: np.ndarray, size: int | None = None, window=None) -> Detections:
+        xs = [0] if size is None else [x for x in readings if x]
+        return boxes(*((x, 0, x + (10 if size is None else wide), 20, 0.8 if size is None else 0.1) for x in xs))
+
+    def classify(img: np.ndarray, indices: Detections) -> np.ndarray:
+        probs = np.zeros((len(indices), len(names)), np.float32)
+        for row, x in enumerate(indices.xyxy[:, 0]):
+            card, p = readings[int(x)]
+            probs[row, names.index(card)], probs[row, none] = p, 1 - p
+        return probs
+
+    recognizer.detect_indices, recognizer.classify = detect, classify
+    return recognizer
+
+
+def test_a_faint_new_box_read_surely_as_a_card_is_a_card_and_one_read_unsurely_is_not():
+    readings = {0: ("AS", 1.0), 50: ("7H", 0.95), 100: ("9C", 0.8)}
+    img = np.full((300, 400, 3), (90, 140, 60), np.uint8)  # a green table
+    config = RecognizerConfig(zoom_look_span=None, faint_box_confidence=0.05, faint_box_reading=0.9)
+    assert [str(c) for c in _stubbed(config, readings).recognize(img).cards] == ["AS", "7H"]
+
+
+def test_without_faint_boxes_a_box_only_a_second_look_scored_low_is_not_read():
+    readings = {0: ("AS", 1.0), 50: ("7H", 0.95)}
+    img = np.full((300, 400, 3), (90, 140, 60), np.uint8)  # a green table
+    config = RecognizerConfig(zoom_look_span=None, faint_box_confidence=None)
+    assert [str(c) for c in _stubbed(config, readings).recognize(img).cards] == ["AS"]
+
+
+def test_a_faint_new_box_over_a_firmer_box_is_not_a_card_however_surely_read():
+    # A box from x = -1 to 24 takes in the main box (0 to 10) whole, yet overlaps it too little
+    # (IoU 0.4) to be another reading of it: on a real photo, a faint box round a 3's index and the pip
+    # beside it read 5C at 0.93.
+    readings = {0: ("3C", 0.95), -1: ("5C", 0.99)}
+    img = np.full((300, 400, 3), (90, 140, 60), np.uint8)
+    config = RecognizerConfig(zoom_look_span=None, faint_box_confidence=0.05, faint_box_reading=0.9)
+    assert [str(c) for c in _stubbed(config, readings, wide=25).recognize(img).cards] == ["3C"]

@@ -1,0 +1,58 @@
+"""``python -m training COMMAND [ARGS]`` (``cribcount-lab``): one entry point for the lab's tools.
+
+Each command is a module of this package with a ``main(argv)``; ``synth`` and ``eval`` are the
+synthetic engine and the research evaluation (every recognizer setting and made-over photo).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS = {
+    "synth": ("training.synth.cli", "render labelled synthetic photos of cribbage hands"),
+    "eval": ("training.eval_cli", "measure the recognizer: settings, other models, photos made over"),
+    "sweep": ("training.sweep", "recognizer settings side by side, paired by photo"),
+    "miss-reasons": ("training.miss_reasons", "which stage lost each missed card of a rendered set"),
+    "oracle-boxes": ("training.oracle_boxes", "what a perfect detector would read"),
+    "suit-split": ("training.suit_split", "readings of one design's indices split by suit"),
+    "train-classifier": ("training.train_classifier", "fit a classifier (Ultralytics, torch)"),
+    "train-detector": ("training.train_detector", "fit the index detector (Ultralytics, torch)"),
+    "cls-data": ("training.cls_data", "classifier crop sets from renders and photos"),
+    "det-data": ("training.det_data", "detector sets from renders and photos"),
+    "real-crops": ("training.real_crops", "index crops cut from labelled real photos"),
+    "real-scenes": ("training.real_scenes", "labelled real photos as detector scenes"),
+    "mined-crops": ("training.mined_crops", "crops the shipped models read wrong, for fine-tuning"),
+    "close-ups": ("training.close_ups", "close-ups of big indices cut from phone-size renders"),
+    "crop-pack": ("training.crop_pack", "a crop set packed small for a lent GPU"),
+    "scene-pack": ("training.scene_pack", "a detector mix packed small for a lent GPU"),
+    "chunky-clubs": ("training.chunky_clubs", "the chunky-club designs' crops cleaned and weighted"),
+    "soup": ("training.soup", "average fine-tunes' weights into one model"),
+    "half-weights": ("training.half_weights", "store a model's weights as 16-bit floats"),
+    "ensemble": ("training.ensemble", "two classifiers' readings averaged into one model"),
+    "onnx-init": ("training.onnx_init", "a trainable checkpoint rebuilt from a shipped .onnx"),
+}
+
+
+def usage() -> str:
+    width = max(map(len, COMMANDS))
+    lines = [f"  {name:<{width}}  {about}" for name, (_, about) in COMMANDS.items()]
+    return "usage: python -m training COMMAND [ARGS]   (cribcount-lab COMMAND)\n\ncommands:\n" + "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(usage())
+        return 0 if args else 2
+    name, rest = args[0], args[1:]
+    if name not in COMMANDS:
+        print(f"cribcount-lab: error: unknown command {name!r}\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[name][0])
+    return int(module.main(rest) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,496 @@
+"""Render labelled scenes and write them as training sets.
+
+``OUT/yolo/images/<split>/<stem>.jpg`` with the scene's JSON label beside it,
+``OUT/yolo/labels/<split>/<stem>.txt`` (class 0 ``index``; optional class 1 ``card``),
+``OUT/yolo/data.yaml``, and classifier crops ``OUT/cls/<split>/<AC..KS|none>/*.jpg``.
+Every image is a pure function of (seed, split, number): same seed, same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from training.synth.decks import HELD_OUT_DECKS, build_all, card_names, deck_names, load_deck
+from training.synth.photo import develop, jpeg
+from training.synth.scene import (MIN_LEGIBLE_INDEX_PX, SCENE_TYPES, TableProps, labels, make_camera, make_scene,
+                                render)
+
+SPLITS = ("train", "val", "test", "eval")
+_SPLIT_IDS = {"train": 0, "val": 1, "test": 2, "eval": 3}
+NONE_CLASS = "none"
+CLASS_NAMES = [*card_names(), NONE_CLASS]
+# Detector labels: an index at least this visible gets a box; the rest is background.
+MIN_LABEL_VISIBLE = 0.3
+# Classifier: a crop is the card's class only when the index is mostly in view, "none" when barely.
+CLS_CARD_VISIBLE = 0.7
+CLS_NONE_VISIBLE = 0.3
+CROP_MAX_PX = 160
+# Procedural decks are a third of the scenes: enough to teach shapes, not so many they dominate.
+PROCEDURAL_SHARE = 0.33
+
+
+@dataclass(frozen=True)
+class SizeSpec:
+    """Long side of the photo in px: fixed, or drawn from a range."""
+
+    lo: int
+    hi: int
+
+    @classmethod
+    def parse(cls, text: str | int) -> SizeSpec:
+        """``"640"`` or ``"640:2000"``. Raises ``ValueError`` otherwise."""
+        parts = str(text).split(":")
+        try:
+            nums = [int(p) for p in parts]
+        except ValueError:
+            raise ValueError(f"size must be N or LO:HI in px, got {text!r}") from None
+        if len(nums) == 1:
+            nums = nums * 2
+        if len(nums) != 2 or not 160 <= nums[0] <= nums[1] <= 6000:
+            raise ValueError(f"size must be N or LO:HI with 160 <= LO <= HI <= 6000, got {text!r}")
+        return cls(nums[0], nums[1])
+
+    def draw(self, rng: np.random.Generator) -> tuple[int, int]:
+        long_side = int(rng.integers(self.lo, self.hi + 1))
+        r = rng.random()
+        # Phone photos are mostly 4:3, some 16:9; squares stand for cropped/shared photos.
+        ratio = 4 / 3 if r < 0.6 else (16 / 9 if r < 0.8 else 1.0)
+        short = int(round(long_side / ratio))
+        return (long_side, short) if rng.random() < 0.5 else (short, long_side)
+
+
+def image_rng(seed: int, split: str, number: int) -> np.random.Generator:
+    return np.random.default_rng([seed, _SPLIT_IDS[split], number])
+
+
+def split_pool(split: str, only: Iterable[str] | None = None) -> list[str]:
+    """Decks a split may use, narrowed to ``only`` when given. Raises ``ValueError`` if none is left."""
+    names = deck_names(split)
+    if only is not None:
+        only = list(only)
+        names = [n for n in names if n in only]
+        if not names:
+            raise ValueError(f"none of the decks {only} may be used in the {split} split "
+                             f"(held-out decks only in test, the eval-only deck only in eval)")
+    return names
+
+
+def choose_deck(rng: np.random.Generator, split: str, only: Iterable[str] | None = None) -> str:
+    names = split_pool(split, only)
+    proc = [n for n in names if n.startswith("proc-")]
+    art = [n for n in names if not n.startswith("proc-")]
+    pool = proc if (proc and (not art or rng.random() < PROCEDURAL_SHARE)) else art
+    return pool[int(rng.integers(len(pool)))]
+
+
+@dataclass
+class Sample:
+    stem: str
+    jpeg: bytes
+    label: dict
+    image: np.ndarray
+    """The final photo as decoded from the JPEG (what crops are cut from)."""
+
+
+def render_sample(seed: int, split: str, number: int, size: SizeSpec, deck: str | None = None,
+                  scene_type: str | None = None, decks: Iterable[str] | None = None,
+                  table: TableProps = TableProps()) -> Sample:
+    """One labelled photo, fully determined by its arguments (``decks`` narrows the split's pool)."""
+    rng = image_rng(seed, split, number)
+    if deck is not None:
+        split_pool(split, [deck])  # a named deck keeps to its split too
+    deck = deck or choose_deck(rng, split, decks)
+    spec = make_scene(rng, deck, scene_type, table)
+    W, H = size.draw(rng)
+    cam = make_camera(rng, (W, H), spec.items)
+    rendered = render(rng, spec, cam)
+    photo, focus = develop(rng, rendered.image, rendered.card_mask)
+    data = jpeg(rng, photo)
+    stem = f"s{seed}-{split}-{number:06d}"
+    lab = {"image": f"{stem}.jpg", "width": W, "height": H, "deck": deck, "scene_type": spec.scene_type,
+           "seed": seed, "split": split, "number": number, "camera_elevation_deg": round(cam.elevation_deg, 1),
+           **labels(spec, cam, rendered, focus)}
+    final = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    return Sample(stem, data, lab, final)
+
+
+# --- writers ----------------------------------------------------------------------------
+
+def yolo_lines(label: dict, with_cards: bool = False) -> list[str]:
+    """Ultralytics detect rows ``class cx cy w h`` (normalized) for one label dict."""
+    W, H = label["width"], label["height"]
+    rows = []
+    for card in label["cards"]:
+        for idx in card["indices"]:
+            if idx["visible_fraction"] < MIN_LABEL_VISIBLE or not idx["visible_box_xyxy"]:
+                continue
+            # Partly hidden indices get the box of what shows, not of the whole glyph group.
+            box = idx["box_xyxy"] if idx["visible_fraction"] >= 0.95 else idx["visible_box_xyxy"]
+            rows.append(yolo_row(0, box, W, H))
+        if with_cards:
+            rows.append(yolo_row(1, card["box_xyxy"], W, H))
+    return [r for r in rows if r]
+
+
+def yolo_row(cls: int, box, W: int, H: int) -> str | None:
+    """One Ultralytics row for a pixel box, clipped to the image; ``None`` when under a pixel."""
+    x0, y0, x1, y1 = max(0.0, box[0]), max(0.0, box[1]), min(float(W), box[2]), min(float(H), box[3])
+    if x1 - x0 < 1 or y1 - y0 < 1:
+        return None
+    return f"{cls} {(x0 + x1) / 2 / W:.6f} {(y0 + y1) / 2 / H:.6f} {(x1 - x0) / W:.6f} {(y1 - y0) / H:.6f}"
+
+
+def square_crop(img: np.ndarray, box, rng: np.random.Generator) -> np.ndarray | None:
+    """The box grown by 10-40% a side (jittered), squared on its short side, capped at 160 px."""
+    H, W = img.shape[:2]
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    if w < 3 or h < 3:
+        return None
+    m = rng.uniform(0.1, 0.4, 4)
+    x0, x1 = x0 - m[0] * w, x1 + m[1] * w
+    y0, y1 = y0 - m[2] * h, y1 + m[3] * h
+    side = max(x1 - x0, y1 - y0)
+    cx = (x0 + x1) / 2 + rng.uniform(-0.08, 0.08) * side
+    cy = (y0 + y1) / 2 + rng.uniform(-0.08, 0.08) * side
+    sx0, sy0 = int(round(cx - side / 2)), int(round(cy - side / 2))
+    s = int(round(side))
+    if s < 6:
+        return None
+    pad = max(0, -sx0, -sy0, sx0 + s - W, sy0 + s - H)
+    src = cv2.copyMakeBorder(img, pad, pad, pad, pad, cv2.BORDER_REFLECT_101) if pad else img
+    crop = src[sy0 + pad:sy0 + pad + s, sx0 + pad:sx0 + pad + s]
+    if s > CROP_MAX_PX:
+        crop = cv2.resize(crop, (CROP_MAX_PX, CROP_MAX_PX), interpolation=cv2.INTER_AREA)
+    return crop
+
+
+def classifier_crops(sample: Sample, rng: np.random.Generator,
+                     back_corners: bool = False) -> list[tuple[str, np.ndarray]]:
+    """(class, crop) pairs: readable indices as their card, and ``none`` from everything else
+    (with ``back_corners``, also from the corners of card backs: :func:`back_corner_boxes`)."""
+    out, sizes = _index_and_clutter_crops(sample, rng)
+    # Last, and only when asked, so the crops above stay what they were for the same seed (the
+    # shipped models trained on crops without them; their retraining renders the same bytes).
+    return out + _back_corner_crops(sample, sizes, rng) if back_corners else out
+
+
+def _index_and_clutter_crops(sample: Sample, rng: np.random.Generator
+                             ) -> tuple[list[tuple[str, np.ndarray]], list[tuple[float, float]]]:
+    """:func:`classifier_crops` without the back corners, and the index sizes they were cut at."""
+    lab, img = sample.label, sample.image
+    H, W = img.shape[:2]
+    out = []
+    sizes = []
+    for card in lab["cards"]:
+        for idx in card["indices"]:
+            vf = idx["visible_fraction"]
+            b = idx["box_xyxy"]
+            if max(b[2] - b[0], b[3] - b[1]) < MIN_LEGIBLE_INDEX_PX:  # no crop either way
+                continue
+            if vf >= CLS_CARD_VISIBLE:
+                c = square_crop(img, idx["box_xyxy"], rng)
+                if c is not None:
+                    out.append((card["card"], c))
+                    sizes.append((b[2] - b[0], b[3] - b[1]))
+            elif vf < CLS_NONE_VISIBLE and idx["visible_box_xyxy"] and vf > 0.02:
+                c = square_crop(img, idx["box_xyxy"], rng)
+                if c is not None:
+                    out.append((NONE_CLASS, c))
+    if not sizes:
+        sizes = [(W * 0.03, W * 0.06)]
+    n_pos = sum(1 for c, _ in out if c != NONE_CLASS)
+    # About one "none" for every three readable indices, from the things a detector may mistake.
+    n_none = max(1, n_pos // 3)
+    sources = []
+    for card in lab["cards"]:
+        if card["visible_fraction"] > 0.5:
+            (cx0, cy0, cx1, cy1) = card["box_xyxy"]
+            sources.append(("face", (cx0 + cx1) / 2, (cy0 + cy1) / 2, 0.25 * (cx1 - cx0)))
+    for obj in lab["objects"]:
+        if obj["visible_fraction"] > 0.3:
+            (ox0, oy0, ox1, oy1) = obj["box_xyxy"]
+            sources.append((obj["kind"], (ox0 + ox1) / 2, (oy0 + oy1) / 2, 0.3 * (ox1 - ox0)))
+    for _ in range(n_none):
+        bw, bh = sizes[int(rng.integers(len(sizes)))]
+        k = rng.uniform(0.7, 1.6)
+        if sources and rng.random() < 0.75:
+            _kind, cx, cy, spread = sources[int(rng.integers(len(sources)))]
+            cx += rng.uniform(-1, 1) * spread
+            cy += rng.uniform(-1, 1) * spread
+        else:
+            cx, cy = rng.uniform(0, W), rng.uniform(0, H)  # mostly table
+            if _near_index(lab, cx, cy):
+                continue
+        box = (cx - bw * k / 2, cy - bh * k / 2, cx + bw * k / 2, cy + bh * k / 2)
+        if _near_index(lab, cx, cy):
+            continue
+        c = square_crop(img, box, rng)
+        if c is not None:
+            out.append((NONE_CLASS, c))
+    return out, sizes
+
+
+def _back_corner_crops(sample: Sample, sizes: list[tuple[float, float]],
+                       rng: np.random.Generator) -> list[tuple[str, np.ndarray]]:
+    crops = (square_crop(sample.image, box, rng) for box in back_corner_boxes(sample.label, sizes, rng))
+    return [(NONE_CLASS, c) for c in crops if c is not None]
+
+
+# Where an index sits on a face, as a fraction of the card's two edges from its corner.
+INDEX_CORNER_OFFSET = 0.11
+MAX_BACK_CORNERS = 3
+
+
+def back_corner_boxes(lab: dict, sizes: list[tuple[float, float]], rng: np.random.Generator) -> list[tuple]:
+    """Index-sized boxes at a random corner of a few card backs, where a face's index would be.
+
+    Why: the detector fires on a back's corner (a patterned field's edge where an index would be),
+    and the ``none`` crops drawn around a back's middle rarely show one: held-out decks' backs read
+    as a red ace or three at 0.99. Corners under a readable index are skipped."""
+    boxes = []
+    # Backs lie in piles, mostly hidden; whatever covers a corner (another back, a face's body) is
+    # not an index either. A few per scene: a pile's backs share their corners.
+    backs = [o for o in lab["objects"] if o["kind"] == "back" and o["visible_fraction"] > 0.02]
+    for j in rng.permutation(len(backs))[:MAX_BACK_CORNERS]:
+        q = np.asarray(backs[j]["corners"], np.float64)  # the card's corners in order round the card
+        i = int(rng.integers(4))
+        a, b, d = q[i], q[(i + 1) % 4], q[(i - 1) % 4]
+        cx, cy = a + INDEX_CORNER_OFFSET * (b - a) + INDEX_CORNER_OFFSET * (d - a)
+        bw, bh = sizes[int(rng.integers(len(sizes)))]
+        k = rng.uniform(0.8, 1.3)
+        if _near_index(lab, cx, cy):
+            continue
+        boxes.append((cx - bw * k / 2, cy - bh * k / 2, cx + bw * k / 2, cy + bh * k / 2))
+    return boxes
+
+
+def _near_index(lab: dict, x: float, y: float) -> bool:
+    """True when (x, y) falls on a readable index: a 'none' crop must not show one in its middle."""
+    for card in lab["cards"]:
+        for idx in card["indices"]:
+            if idx["visible_fraction"] < CLS_NONE_VISIBLE:
+                continue
+            x0, y0, x1, y1 = idx["box_xyxy"]
+            w, h = x1 - x0, y1 - y0
+            if x0 - w <= x <= x1 + w and y0 - h <= y <= y1 + h:
+                return True
+    return False
+
+
+def write_data_yaml(out: Path, with_cards: bool = False) -> Path:
+    yolo = out / "yolo"
+    yolo.mkdir(parents=True, exist_ok=True)
+    names = "  0: index\n" + ("  1: card\n" if with_cards else "")
+    text = (f"# Written by `cribcount synth`: corner indices (rank+suit glyph groups) of playing cards.\n"
+            f"path: {yolo.resolve()}\ntrain: images/train\nval: images/val\ntest: images/test\nnames:\n{names}")
+    (yolo / "data.yaml").write_text(text)
+    return yolo / "data.yaml"
+
+
+@dataclass(frozen=True)
+class Job:
+    out: str
+    seed: int
+    split: str
+    number: int
+    size: SizeSpec
+    with_cards: bool = False
+    crops: bool = True
+    deck: str | None = None
+    scene_type: str | None = None
+    decks: tuple[str, ...] | None = None
+    back_corners: bool = False
+    table: TableProps = TableProps()
+
+
+def _crop_rng(seed: int, split: str, number: int) -> np.random.Generator:
+    """The classifier crops' own generator for one scene, so they can be cut again from its saved photo."""
+    return np.random.default_rng([seed, _SPLIT_IDS[split], number, 7])
+
+
+def run_job(job: Job) -> tuple[str, str, str]:
+    """Render and write one image with its labels and crops. Returns (split, stem, scene type)."""
+    s = render_sample(job.seed, job.split, job.number, job.size, job.deck, job.scene_type, job.decks, job.table)
+    out = Path(job.out)
+    img_dir = out / "yolo" / "images" / job.split
+    lab_dir = out / "yolo" / "labels" / job.split
+    (img_dir / f"{s.stem}.jpg").write_bytes(s.jpeg)
+    (img_dir / f"{s.stem}.json").write_text(json.dumps(s.label, separators=(",", ":")))
+    (lab_dir / f"{s.stem}.txt").write_text("\n".join(yolo_lines(s.label, job.with_cards)) + "\n")
+    if job.crops:
+        crng = _crop_rng(job.seed, job.split, job.number)
+        for k, (cls, crop) in enumerate(classifier_crops(s, crng, job.back_corners)):
+            path = out / "cls" / job.split / cls / f"{s.stem}_{k:02d}.jpg"
+            cv2.imwrite(str(path), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return job.split, s.stem, s.label["scene_type"]
+
+
+def _worker_init() -> None:
+    # One OpenCV thread per worker: the processes already use every core.
+    cv2.setNumThreads(1)
+
+
+def plan_jobs(out: Path, n: int, seed: int, split: str | None, size: SizeSpec, with_cards: bool = False,
+              crops: bool = True, val_share: float = 0.1, test_share: float = 0.05,
+              decks: Iterable[str] | None = None, scene_type: str | None = None,
+              back_corners: bool = False, table: TableProps = TableProps()) -> list[Job]:
+    """``n`` jobs in one split, or spread over train/val/test when no split is named."""
+    decks = tuple(decks) if decks is not None else None
+    # The eval-only deck never yields classifier crops, so none can find its way into training.
+    crops = crops and split != "eval"
+    if split:
+        counts = {split: n}
+    else:
+        n_test = int(round(n * test_share))
+        n_val = int(round(n * val_share))
+        counts = {"train": n - n_val - n_test, "val": n_val, "test": n_test}
+    if not split and decks is not None:
+        # Only some decks named: splits none of them may enter get no scenes (train takes them).
+        for sp in ("val", "test"):
+            try:
+                split_pool(sp, decks)
+            except ValueError:
+                counts["train"] += counts.pop(sp)
+    counts = {sp: c for sp, c in counts.items() if c}
+    for sp in counts:
+        split_pool(sp, decks)  # fail now, not in a worker
+    return [Job(str(out), seed, sp, i, size, with_cards, crops, decks=decks, scene_type=scene_type,
+                back_corners=back_corners, table=table)
+            for sp, c in counts.items() for i in range(c)]
+
+
+def prepare_dirs(out: Path, splits: Iterable[str], crops: bool) -> None:
+    for sp in splits:
+        (out / "yolo" / "images" / sp).mkdir(parents=True, exist_ok=True)
+        (out / "yolo" / "labels" / sp).mkdir(parents=True, exist_ok=True)
+        if crops:
+            for c in CLASS_NAMES:
+                (out / "cls" / sp / c).mkdir(parents=True, exist_ok=True)
+
+
+class Progress:
+    """A plain progress bar on stderr."""
+
+    def __init__(self, total: int, label: str = "synth", stream=sys.stderr):
+        self.total, self.label, self.stream = total, label, stream
+        self.done = 0
+        self.t0 = time.perf_counter()
+        self._last = 0.0
+
+    def step(self, k: int = 1) -> None:
+        self.done += k
+        now = time.perf_counter()
+        if now - self._last > 0.25 or self.done == self.total:
+            self._last = now
+            rate = self.done / max(now - self.t0, 1e-9)
+            width = 30
+            filled = int(width * self.done / max(self.total, 1))
+            self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
+                              f"  {rate:.1f} img/s")
+            self.stream.flush()
+
+    def close(self) -> float:
+        self.stream.write("\n")
+        return self.done / max(time.perf_counter() - self.t0, 1e-9)
+
+
+def run_jobs(jobs: list[Job], workers: int = 2, progress: bool = True) -> tuple[list[tuple[str, str, str]], float]:
+    """Run jobs on ``workers`` processes. Returns the results (in job order) and images per second."""
+    if not jobs:
+        return [], 0.0
+    out = Path(jobs[0].out)
+    prepare_dirs(out, {j.split for j in jobs}, any(j.crops for j in jobs))
+    # Decks are rasterized once, before the workers start (they only read the cache).
+    decks = set()
+    for sp in {j.split for j in jobs}:
+        decks.update(split_pool(sp, jobs[0].decks))
+    build_all(sorted(decks), workers=workers,
+              progress=(lambda m: print(m, file=sys.stderr)) if progress else None)
+    from training.synth.surfaces import _bank
+
+    _bank()  # the texture bank too, so workers never race to make it
+    bar = Progress(len(jobs)) if progress else None
+    t0 = time.perf_counter()
+    results: list[tuple[str, str, str]] = []
+    if workers <= 1:
+        _worker_init()
+        for j in jobs:
+            results.append(run_job(j))
+            if bar:
+                bar.step()
+    else:
+        from multiprocessing import get_context
+
+        # Spawned, not forked: the parent has run OpenCV's and numpy's thread pools by now (deck
+        # rasterizing, the texture bank), and a forked child can inherit a lock held by one of
+        # their threads and wait on it for ever (seen with opencv-python 5.0: both workers asleep
+        # from the first job). The workers only read the caches, so they start the same.
+        with get_context("spawn").Pool(workers, initializer=_worker_init) as pool:
+            for r in pool.imap(run_job, jobs, chunksize=2):
+                results.append(r)
+                if bar:
+                    bar.step()
+    rate = len(jobs) / max(time.perf_counter() - t0, 1e-9)
+    if bar:
+        bar.close()
+    return results, rate
+
+
+def render_dataset(out: Path, n: int, seed: int, split: str | None = None, size: str = "640", workers: int = 2,
+                   with_cards: bool = False, crops: bool = True, progress: bool = True,
+                   decks: Iterable[str] | None = None, scene_type: str | None = None,
+                   back_corners: bool = False, table: TableProps = TableProps()) -> tuple[list, float]:
+    """Render ``n`` scenes into ``out`` (YOLO + classifier layouts) and write data.yaml."""
+    jobs = plan_jobs(out, n, seed, split, SizeSpec.parse(size), with_cards, crops, decks=decks,
+                     scene_type=scene_type, back_corners=back_corners, table=table)
+    results, rate = run_jobs(jobs, workers, progress)
+    write_data_yaml(out, with_cards)
+    return results, rate
+
+
+def back_corner_crops_of(scenes: Path, out: Path) -> int:
+    """Write only the back-corner ``none`` crops of scenes rendered before, as a crop set of their own.
+
+    Why: the shipped classifiers trained on scene folders rendered without ``--back-corners``;
+    re-rendering them with it would change those folders. The saved photo and label hold
+    everything :func:`classifier_crops` needs, and its generator is seeded per scene, so the crops
+    are the very bytes a render with ``--back-corners`` would have added. Returns how many.
+    """
+    n = 0
+    for js, lab in saved_scenes(scenes):
+        sample = Sample(js.stem, b"", lab, cv2.imread(str(js.with_suffix(".jpg"))))
+        rng = _crop_rng(lab["seed"], lab["split"], lab["number"])
+        first, sizes = _index_and_clutter_crops(sample, rng)  # as the render cut them, to go on from there
+        for k, (_, crop) in enumerate(_back_corner_crops(sample, sizes, rng), start=len(first)):
+            dest = out / js.parent.name / NONE_CLASS / f"{js.stem}_b{k:02d}.jpg"
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            cv2.imwrite(str(dest), crop, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            n += 1
+    return n
+
+
+def saved_scenes(scenes: Path) -> Iterator[tuple[Path, dict]]:
+    """(label file, label) of every scene a render saved under ``scenes`` (``yolo/images/<split>/``,
+    each photo's ``.json`` beside it), split by split and in name order."""
+    for split_dir in sorted(p for p in (scenes / "yolo" / "images").iterdir() if p.is_dir()):
+        for js in sorted(split_dir.glob("*.json")):
+            yield js, json.loads(js.read_text())
+
+
+def held_out_decks_present() -> list[str]:
+    return [d for d in HELD_OUT_DECKS if d in deck_names("test")]
+
+
+__all__ = ["SizeSpec", "Sample", "render_sample", "render_dataset", "yolo_lines", "classifier_crops",
+           "square_crop", "back_corner_boxes", "back_corner_crops_of", "saved_scenes", "write_data_yaml", "CLASS_NAMES",
+           "SCENE_TYPES", "SPLITS"]
