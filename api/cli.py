@@ -387,12 +387,16 @@ def _paired(new: EvalReport, old: EvalReport, against: str, quiet: bool) -> dict
 @command
 def _register_peg(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("peg", help="score the play (pegging) card by card",
-                       description="Score a two-player play: the cards in the order laid, pone first, "
-                                   "with go where the player to move cannot play. Turns, resets and "
-                                   "who leads are worked out; a go may be left out only once the "
-                                   "other player is out of the count.")
+                       description="Score a play: the cards in the order laid, pone first (with 3 or 4 "
+                                   "players the one left of the dealer, then clockwise), with go where "
+                                   "the player to move cannot play. Turns, resets and who leads are "
+                                   "worked out; a go may be left out only once every other player is "
+                                   "out of the count.")
     p.add_argument("sequence", nargs="+", metavar="CARD|go",
                    help="cards as laid and go tokens: 10H 10D 5C go 4S")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2,
+                   help="2 (pone, dealer), 3 (left, right, dealer) or 4 in partnership (left, across, "
+                        "right, dealer; points per side too); default 2")
     p.add_argument("--json", action="store_true", help="print one JSON object: plays and totals")
     p.set_defaults(handler=_run_peg)
 
@@ -402,7 +406,7 @@ def _run_peg(args: argparse.Namespace) -> int:
 
     from scorer.pegging import score_pegging
 
-    result = score_pegging(args.sequence)
+    result = score_pegging(args.sequence, players=args.players)
     print(json.dumps(result.as_dict()) if args.json else result.table())
     return 0
 

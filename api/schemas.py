@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from api.counting import PhotoCount, explain
 from scorer.cards import Card
 from scorer.muggins import MAX_CLAIM, ClaimVerdict
-from scorer.pegging import Pegging
+from scorer.pegging import Pegging, Seat
 from scorer.show import ScoreItem, Show
 from vision.detections import CHECK_BELOW, Detection, Detections
 from vision.starter import SURE, Roles
@@ -172,10 +172,13 @@ class ScoreIn(BaseModel):
 
 
 class PegIn(BaseModel):
-    """A two-player play in the order laid, pone first, with `go` where a player cannot play."""
+    """A play in the order laid, first player first, with `go` where a player cannot play."""
 
-    sequence: list[str] = Field(min_length=1, max_length=40,
+    sequence: list[str] = Field(min_length=1, max_length=64,
                                 examples=[["10H", "5D", "10S", "go", "5C", "7C", "KH", "8S", "9D"]])
+    players: Literal[2, 3, 4] = Field(2, description="2 (pone, dealer), 3 (left, right, dealer) or 4 in "
+                                                     "partnership (left, across, right, dealer): the player "
+                                                     "left of the dealer leads, play goes clockwise.")
 
 
 class ReasonOut(BaseModel):
@@ -186,7 +189,7 @@ class ReasonOut(BaseModel):
 class PlayOut(BaseModel):
     """One token of the play: a card laid, or a go said."""
 
-    player: Literal["pone", "dealer"]
+    player: Seat
     card: CardText | None = Field(description="The card laid; null for a go.")
     count: int = Field(description="The running count after this play.")
     points: int
@@ -196,14 +199,17 @@ class PlayOut(BaseModel):
 class PegOut(BaseModel):
     """Every play scored, and each player's total."""
 
+    players: int = Field(2, description="How many players: 2, 3 or 4.")
     plays: list[PlayOut]
-    totals: dict[Literal["pone", "dealer"], int]
-    complete: bool = Field(description="True once all eight cards are laid.")
+    totals: dict[Seat, int] = Field(description="Points per seat, in order of play.")
+    sides: dict[str, int] | None = Field(None, description="Four players: points per side of partners.")
+    complete: bool = Field(description="True once every card is laid (8, 12 or 16).")
 
     @classmethod
     def from_pegging(cls, pegging: Pegging) -> PegOut:
         data = pegging.as_dict()
-        return cls(plays=data["plays"], totals=data["totals"], complete=pegging.complete)
+        return cls(players=len(pegging.seats), plays=data["plays"], totals=data["totals"],
+                   sides=pegging.sides or None, complete=pegging.complete)
 
 
 class HealthOut(BaseModel):

@@ -1,9 +1,10 @@
 """The play (pegging), card by card: fifteen, 31, pairs, runs, go and last card.
 
-:func:`score_pegging` takes the cards of a two-player play in the order they
-were laid, pone first, with ``go`` (any case) where a player cannot play, and
-works out whose card each one is, the running count, when the count starts
-again, who leads each count, and what every card scores (RULES.md, "The play").
+:func:`score_pegging` takes the cards of a play in the order they were laid,
+pone first (two players; three and four below), with ``go`` (any case) where a
+player cannot play, and works out whose card each one is, the running count,
+when the count starts again, who leads each count, and what every card scores
+(RULES.md, "The play").
 
 How turns are read from the sequence:
 
@@ -42,6 +43,21 @@ a renege, since the count only rises. Other rejections: a card given twice,
 a ninth card, a count past 31 (above), a token that is neither a card nor go.
 Errors are :class:`IllegalPlayError` naming the 1-based position and token.
 
+Three players, or four in partnership (``players=3`` or ``4``): the sequence is
+still the cards in the order laid with ``go`` tokens, and the same rules read
+it. Seats are named from the dealer, in order of play: the player on the
+dealer's ``left`` leads and play goes clockwise (``left``, ``right``,
+``dealer``; with four ``left``, ``across``, ``right``, ``dealer``). A player who
+cannot play says go and the next player still in the count plays on; the last
+to lay a card takes the go; a player with no cards left is passed over and
+writes nothing, so every ``go`` is the go of the next player holding cards.
+With four, partners sit across: :attr:`Pegging.sides` adds their points::
+
+    >>> score_pegging("KH QD JC go AS".split(), players=3).totals
+    {'left': 0, 'right': 2, 'dealer': 3}
+    >>> score_pegging("5H 10D 6C 10S".split(), players=4).sides
+    {'left and right': 0, 'dealer and across': 4}
+
 Scoring, for the player who lays the card: count 15 → fifteen 2; count 31 →
 thirty-one 2 (which includes the go: never 2 + 1); a card of the previous
 card's rank → pair 2, a third → pair royal 6, a fourth → double pair royal 12;
@@ -76,21 +92,49 @@ scorer.pegging.IllegalPlayError: position 4 (9S): count would be 34, past 31; if
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import Any, Final, Literal, NamedTuple, NoReturn
+from dataclasses import dataclass
+from typing import Any, Final, Literal, NamedTuple
 
-from scorer.cards import Card, InvalidCardError
+from scorer.cards import Card
 
 Player = Literal["pone", "dealer"]
 PONE: Final = "pone"
 DEALER: Final = "dealer"
 PLAYERS: tuple[Player, Player] = (PONE, DEALER)
 
-HAND_SIZE: Final = 4  # two players, six dealt, two to the crib
+Seat = Literal["pone", "dealer", "left", "across", "right"]
+"""A player named by where they sit: ``pone``/``dealer`` with two, else relative to the dealer."""
+SEATS: dict[int, tuple[Seat, ...]] = {
+    2: PLAYERS,
+    # The player left of the dealer leads and play goes clockwise (to the left), dealer last.
+    3: ("left", "right", "dealer"),
+    4: ("left", "across", "right", "dealer"),
+}
+SIDES: dict[str, tuple[Seat, Seat]] = {"left and right": ("left", "right"), "dealer and across": ("dealer", "across")}
+"""Four players: partners sit across from each other, so each side is two seats."""
+
+# Every seat holds 4 cards in the play: 6 dealt and 2 thrown with two players, 5 and 1 with
+# three (the deck gives the crib its fourth) or four.
+HAND_SIZE: Final = 4
 MAX_COUNT: Final = 31
 # Every card is worth at most 10, so at 21 or less any card fits.
 ANY_CARD_FITS: Final = MAX_COUNT - 10
 GO: Final = "go"
+
+
+class InvalidPlayersError(ValueError):
+    """Pegging is for 2, 3 or 4 players."""
+
+
+def seats_for(players: int) -> tuple[Seat, ...]:
+    """The seats in order of play for ``players``, dealer last.
+
+    >>> seats_for(3)
+    ('left', 'right', 'dealer')
+    """
+    if isinstance(players, bool) or players not in SEATS:
+        raise InvalidPlayersError(f"pegging is for 2, 3 or 4 players, got {players!r}")
+    return SEATS[players]
 
 
 class IllegalPlayError(ValueError):
@@ -123,7 +167,7 @@ _SAME_RANK_SCORES = {
 class Play:
     """One token of the play: a card laid, or a go said."""
 
-    player: Player
+    player: Seat
     """Who laid the card or said go."""
     card: Card | None
     """The card laid; ``None`` for a go."""
@@ -154,24 +198,40 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Pegging:
-    """A scored play: every token in input order, and whether all eight cards were laid."""
+    """A scored play: every token in input order, and whether every card was laid."""
 
     plays: tuple[Play, ...]
     """One entry per token of the input."""
     complete: bool
-    """True once both players have laid all their cards (the last card has scored)."""
+    """True once every player has laid all their cards (the last card has scored)."""
+    seats: tuple[Seat, ...] = PLAYERS
+    """The players in order of play, dealer last (:data:`SEATS`)."""
 
     @property
-    def totals(self) -> dict[Player, int]:
+    def totals(self) -> dict[Seat, int]:
         """Points pegged by each player: the sum of their plays' points."""
-        totals: dict[Player, int] = {PONE: 0, DEALER: 0}
+        totals: dict[Seat, int] = dict.fromkeys(self.seats, 0)
         for play in self.plays:
             totals[play.player] += play.points
         return totals
 
+    @property
+    def sides(self) -> dict[str, int]:
+        """Four players: points per side (partners' points go to their side); else empty."""
+        if len(self.seats) != 4:
+            return {}
+        totals = self.totals
+        return {side: sum(totals[s] for s in seats) for side, seats in SIDES.items()}
+
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{plays: [...], totals: {pone, dealer}}``."""
-        return {"plays": [p.as_dict() for p in self.plays], "totals": self.totals}
+        """JSON-ready: ``{plays: [...], totals: {pone, dealer}}``; with 3 or 4 players also
+        ``players`` and ``seats``, and with 4 ``sides``."""
+        data: dict[str, Any] = {"plays": [p.as_dict() for p in self.plays], "totals": self.totals}
+        if len(self.seats) > 2:  # the two-player shape stays as it always was
+            data = {"players": len(self.seats), "seats": list(self.seats), **data}
+            if self.sides:
+                data["sides"] = self.sides
+        return data
 
     def table(self) -> str:
         """Human-readable: one line per play, a rule where a new count starts, then totals."""
@@ -187,8 +247,9 @@ class Pegging:
             lines.append(line)
         if not self.complete:
             lines.append("     (play not finished: no last card yet)")
-        totals = self.totals
-        lines.append(f"totals: pone {totals[PONE]}, dealer {totals[DEALER]}")
+        lines.append("totals: " + ", ".join(f"{seat} {points}" for seat, points in self.totals.items()))
+        if self.sides:
+            lines.append("sides: " + ", ".join(f"{side} {points}" for side, points in self.sides.items()))
         return "\n".join(lines)
 
 
@@ -246,184 +307,13 @@ def run_length(pile: list[Card] | tuple[Card, ...]) -> int:
     return 0
 
 
-@dataclass(slots=True)
-class _Draft:
-    """A play while the sequence is read: go and last-card points arrive later."""
-
-    player: Player
-    card: Card | None
-    count: int
-    reasons: list[Score] = field(default_factory=list)
-
-    def freeze(self) -> Play:
-        return Play(self.player, self.card, self.count,
-                    sum(s.points for s in self.reasons), tuple(self.reasons))
-
-
-@dataclass(frozen=True, slots=True)
-class _Go:
-    """A go, written or implied by a card that did not fit; checked once later cards are known."""
-
-    position: int
-    token: str
-    player: Player
-    count: int
-    written: bool
-
-
-class _Table:
-    """The state of the play while the sequence is read, token by token."""
-
-    def __init__(self) -> None:
-        self.drafts: list[_Draft] = []
-        self.laid: dict[Player, list[tuple[int, Card]]] = {PONE: [], DEALER: []}
-        self.seen: dict[Card, int] = {}
-        self.pile: list[Card] = []
-        self.count = 0
-        self.said_go: set[Player] = set()
-        self.turn: Player = PONE
-        self.last_layer: Player | None = None
-        self.last_draft: _Draft | None = None
-        self.goes: list[_Go] = []
-        self.complete = False
-        # Who may still say a redundant go for the count that just ended, and its count.
-        self.pending_go: tuple[Player, int] | None = None
-
-    # -- reading ---------------------------------------------------------
-
-    def read(self, position: int, token: str | Card) -> None:
-        shown = str(token).strip() if not isinstance(token, Card) else str(token)
-        if isinstance(token, str) and token.strip().lower() == GO:
-            self.say_go(position, shown)
-            return
-        try:
-            card = token if isinstance(token, Card) else Card.parse(token)
-        except InvalidCardError as exc:
-            self.fail(position, shown, f"{exc}; or go")
-        self.lay(position, shown, card)
-
-    def say_go(self, position: int, shown: str) -> None:
-        if self.pending_go is not None:
-            # Out of the count that just ended without having said so: harmless.
-            player, count = self.pending_go
-            self.pending_go = None
-            self.drafts.append(_Draft(player, None, count))
-            return
-        if self.complete:
-            self.fail(position, shown, f"the play is over: all {2 * HAND_SIZE} cards are laid")
-        player = self.turn
-        if self.holds_cards(player):
-            if self.count <= ANY_CARD_FITS:
-                self.fail(position, shown, f"{player} cannot say go at {self.count}: any card fits "
-                                           "(failing to play is a renege)")
-            self.goes.append(_Go(position, shown, player, self.count, written=True))
-        self.drafts.append(_Draft(player, None, self.count))
-        self.said_go.add(player)
-        self.turn = other(player)
-        if self.is_out(PONE) and self.is_out(DEALER):
-            self.end_count()
-
-    def lay(self, position: int, shown: str, card: Card) -> None:
-        if card in self.seen:
-            self.fail(position, shown, f"{card} was already played at position {self.seen[card]}")
-        if self.complete:
-            self.fail(position, shown, f"the play is over: both players have laid all {HAND_SIZE} cards")
-        player = self.turn if self.holds_cards(self.turn) else other(self.turn)
-        if self.count + card.value > MAX_COUNT:
-            if not self.is_out(other(player)):
-                self.fail(position, shown, f"count would be {self.count + card.value}, past "
-                                           f"{MAX_COUNT}; if {player} cannot play, write go here")
-            # Neither can play: the count is over and this card leads the next one.
-            self.goes.append(_Go(position, shown, player, self.count, written=False))
-            self.end_count()
-            player = self.turn
-        self.pending_go = None
-        self.count += card.value
-        self.pile.append(card)
-        self.laid[player].append((position, card))
-        self.seen[card] = position
-        draft = _Draft(player, card, self.count, list(score_card(self.pile)))
-        self.drafts.append(draft)
-        self.last_layer, self.last_draft = player, draft
-        opponent = other(player)
-        if not self.holds_cards(PONE) and not self.holds_cards(DEALER):
-            self.complete = True
-            if self.count != MAX_COUNT:  # 31 already scored 2, which includes the last
-                draft.reasons.append(Score("last card", 1))
-            self.pending_go = (opponent, self.count)
-        elif self.count == MAX_COUNT:
-            self.start_count()
-        else:
-            self.turn = player if opponent in self.said_go else opponent
-            if self.is_out(PONE) and self.is_out(DEALER):
-                self.end_count()
-
-    # -- counts ----------------------------------------------------------
-
-    def end_count(self) -> None:
-        """Neither player can play: one for the go to the last to lay a card, then reset."""
-        assert self.last_layer is not None and self.last_draft is not None and self.pile
-        self.last_draft.reasons.append(Score("go", 1))
-        # A player out of cards may still say the go they had no need to say.
-        silent = [p for p in (other(self.last_layer), self.last_layer)
-                  if self.is_out(p) and p not in self.said_go]
-        self.pending_go = (silent[0], self.count) if silent else None
-        self.start_count()
-
-    def start_count(self) -> None:
-        assert self.last_layer is not None
-        self.pile.clear()
-        self.count = 0
-        self.said_go.clear()
-        # The player after the one who played last leads, if they have cards.
-        leader = other(self.last_layer)
-        self.turn = leader if self.holds_cards(leader) else self.last_layer
-
-    def holds_cards(self, player: Player) -> bool:
-        return len(self.laid[player]) < HAND_SIZE
-
-    def is_out(self, player: Player) -> bool:
-        """Out of the current count: said go, or nothing left to play."""
-        return player in self.said_go or not self.holds_cards(player)
-
-    # -- checks ----------------------------------------------------------
-
-    def check_goes(self, before: int | None = None) -> None:
-        """Raise for the first go (before ``before``) while holding a card that fit.
-
-        A player's cards at a go are the ones they lay after it, so only
-        those can show a renege; for a full play that is all of them.
-        """
-        for go in self.goes:
-            if before is not None and go.position >= before:
-                return
-            for position, card in self.laid[go.player]:
-                if position > go.position and go.count + card.value <= MAX_COUNT:
-                    if go.written:
-                        reason = (f"{go.player} said go at {go.count} holding {card} "
-                                  f"(played at position {position}), which fits: a renege")
-                    else:
-                        reason = (f"{go.token} does not fit on {go.count}, so it leads a new count, "
-                                  f"but {go.player} held {card} (played at position {position}), "
-                                  f"which fits on {go.count}: a renege")
-                    raise IllegalPlayError(go.position, go.token, reason)
-
-    def fail(self, position: int, shown: str, reason: str) -> NoReturn:
-        """Raise for ``position``, unless an earlier go is already known to be a renege."""
-        self.check_goes(before=position)
-        raise IllegalPlayError(position, shown, reason)
-
-    def result(self) -> Pegging:
-        self.check_goes()
-        return Pegging(tuple(d.freeze() for d in self.drafts), self.complete)
-
-
-def score_pegging(sequence: Iterable[str | Card]) -> Pegging:
-    """Score a two-player play given in the order laid, pone first, with ``go`` tokens.
+def score_pegging(sequence: Iterable[str | Card], players: int = 2) -> Pegging:
+    """Score a play given in the order laid, first player first, with ``go`` tokens.
 
     Tokens are card notation, :class:`~scorer.cards.Card` objects or ``go``
-    (any case). A partial play is scored as far as it goes. See the module
-    docstring for how turns, resets and goes are read.
+    (any case). A partial play is scored as far as it goes. ``players`` is 2, 3
+    or 4 (partners); see the module docstring for how turns, resets and goes
+    are read and what the seats are called.
 
     >>> score_pegging("4S 4H 4D 3C 2S 5H go 9C QD go".split()).totals
     {'pone': 10, 'dealer': 10}
@@ -432,9 +322,13 @@ def score_pegging(sequence: Iterable[str | Card]) -> Pegging:
     ...
     scorer.pegging.IllegalPlayError: position 2 (go): dealer cannot say go at 5: any card fits (failing to play is a renege)
 
-    Raises :class:`IllegalPlayError` (a ``ValueError``) naming the first bad position.
+    Raises :class:`IllegalPlayError` (a ``ValueError``) naming the first bad position,
+    and :class:`InvalidPlayersError` for a number of players other than 2, 3 or 4.
     """
-    table = _Table()
+    # The table imports this module's types, so it is imported here, not at the top.
+    from scorer.pegging_table import Table
+
+    table = Table(seats_for(players))
     for position, token in enumerate(sequence, 1):
         table.read(position, token)
     return table.result()
