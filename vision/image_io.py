@@ -1,20 +1,22 @@
 """Decode photos for recognition: EXIF orientation, reduced-scale JPEG decode, HEIC, size limits.
 
-Phones store pixels sideways and say so in EXIF tag 0x0112; we read that tag
-ourselves (a few bytes of the JPEG header) and rotate, so every decoder path
-agrees. Big JPEGs decode at 1/2, 1/4 or 1/8 scale (libjpeg's DCT scaling,
+The header is read first (:mod:`vision.formats`: the format sniffed from the bytes, the size and
+EXIF orientation from Pillow's lazy open), so a file over the pixel limit is refused before any
+pixel is decoded. Phones store pixels sideways and say so in EXIF tag 0x0112: OpenCV decodes with
+its own rotation off and the tag Pillow read is applied, so every decoder path agrees. Big JPEGs decode at 1/2, 1/4 or 1/8 scale (libjpeg's DCT scaling,
 several times faster than a full decode) when the smaller image still has
 enough pixels for the corner indices.
 """
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from vision.formats import TOO_BIG, FormatError, UnsupportedFormat, read_header
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 50_000_000
@@ -23,6 +25,10 @@ _TRAILER_BYTES = 256 * 1024
 
 class ImageError(ValueError):
     """The bytes are not a photo we can read (empty, not an image, truncated, too large)."""
+
+
+class UnsupportedImage(ImageError):
+    """An image, but of a format not accepted (GIF, BMP, TIFF...): the service answers 415."""
 
 
 @dataclass(frozen=True)
@@ -56,38 +62,11 @@ class Photo:
 
 
 def exif_orientation(data: bytes) -> int:
-    """The EXIF orientation (1..8) of a JPEG, 1 when absent or unreadable."""
-    if data[:2] != b"\xff\xd8":
-        return 1
-    pos = 2
-    while pos + 4 <= len(data):
-        if data[pos] != 0xFF:
-            return 1
-        marker = data[pos + 1]
-        if marker in (0xD9, 0xDA):  # end of image / start of scan: no EXIF before pixels
-            return 1
-        (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
-        segment = data[pos + 4 : pos + 2 + length]
-        if marker == 0xE1 and segment[:6] == b"Exif\x00\x00":
-            return _orientation_from_tiff(segment[6:])
-        pos += 2 + length
-    return 1
-
-
-def _orientation_from_tiff(tiff: bytes) -> int:
+    """The EXIF orientation (1..8) of a photo file, 1 when absent or unreadable (Pillow reads it)."""
     try:
-        endian = {b"II": "<", b"MM": ">"}[tiff[:2]]
-        (ifd,) = struct.unpack(endian + "I", tiff[4:8])
-        (count,) = struct.unpack(endian + "H", tiff[ifd : ifd + 2])
-        for i in range(count):
-            entry = tiff[ifd + 2 + 12 * i : ifd + 14 + 12 * i]
-            tag, _typ, _n = struct.unpack(endian + "HHI", entry[:8])
-            if tag == 0x0112:
-                (value,) = struct.unpack(endian + "H", entry[8:10])
-                return value if 1 <= value <= 8 else 1
-    except (KeyError, struct.error, IndexError):
-        pass
-    return 1
+        return read_header(data).orientation
+    except FormatError:
+        return 1
 
 
 def _apply_orientation(img: np.ndarray, orientation: int) -> np.ndarray:
@@ -98,33 +77,6 @@ def _apply_orientation(img: np.ndarray, orientation: int) -> np.ndarray:
     if orientation in (5, 7):  # transpose / transverse: mirror then rotate the other way
         return cv2.rotate(img, cv2.ROTATE_90_COUNTERCLOCKWISE if orientation == 5 else cv2.ROTATE_90_CLOCKWISE)
     return cv2.rotate(img, rotate[orientation]) if orientation in rotate else img
-
-
-def _header_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a JPEG SOF or PNG IHDR header without decoding pixels."""
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
-        return struct.unpack(">II", data[16:24])
-    if data[:2] != b"\xff\xd8":
-        return None
-    pos = 2
-    while pos + 9 <= len(data):
-        if data[pos] != 0xFF:
-            return None
-        marker = data[pos + 1]
-        (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
-        if marker in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
-            h, w = struct.unpack(">HH", data[pos + 5 : pos + 9])
-            return w, h
-        pos += 2 + length
-    return None
-
-
-_HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"heim", b"heis", b"mif1", b"msf1", b"avif", b"avis"}
-"""ISO media brands of HEIF/AVIF stills: OpenCV's wheels decode neither (:func:`_decode_heif`)."""
-
-
-def _is_heif(data: bytes) -> bool:
-    return data[4:8] == b"ftyp" and data[8:12] in _HEIF_BRANDS
 
 
 def _decode_heif(data: bytes, min_long_side: int, limits: Limits) -> Photo:
@@ -144,7 +96,7 @@ def _decode_heif(data: bytes, min_long_side: int, limits: Limits) -> Photo:
                          "(pip install pillow pillow-heif), or send it as JPEG") from None
     pillow_heif.register_heif_opener()
     try:
-        image = Image.open(io.BytesIO(data))
+        image = Image.open(io.BytesIO(data), formats=("HEIF", "AVIF"))
         _check_pixels(*image.size, limits)  # from the header, before the pixels are decoded
         image.load()
     except ImageError:
@@ -179,23 +131,27 @@ def decode_photo(data: bytes, *, min_long_side: int = 1600, limits: Limits = UPL
         raise ImageError("the file is empty")
     if len(data) > limits.bytes:
         raise ImageError(f"the file is {len(data) / 1e6:.1f} MB; the limit is {_mb(limits.bytes)}")
-    size = _header_size(data)
-    if size is not None:
-        _check_pixels(*size, limits)
+    try:
+        header = read_header(data)  # format sniffed, structure bounded, size and EXIF: no pixels yet
+    except UnsupportedFormat as exc:
+        raise UnsupportedImage(str(exc)) from None
+    except FormatError as exc:
+        raise ImageError(f"the image is over {limits.pixels // 1_000_000} megapixels" if str(exc) == TOO_BIG
+                         else str(exc)) from None
+    _check_pixels(*header.size, limits)
     # Some phones append data after the end-of-image marker, so look near the end, not at it.
-    if data[:2] == b"\xff\xd8" and b"\xff\xd9" not in data[-_TRAILER_BYTES:]:
+    if header.format == "JPEG" and b"\xff\xd9" not in data[-_TRAILER_BYTES:]:
         raise ImageError("the JPEG is truncated (no end-of-image marker)")
-    if _is_heif(data):
+    if header.format == "HEIF":
         return _decode_heif(data, min_long_side, limits)
-    arr = np.frombuffer(data, np.uint8)
-    factor = _reduction(max(size), min_long_side) if size is not None and data[:2] == b"\xff\xd8" else 1
+    factor = _reduction(max(header.size), min_long_side) if header.format == "JPEG" else 1
     flag = _REDUCED.get(factor, cv2.IMREAD_COLOR) | cv2.IMREAD_IGNORE_ORIENTATION
-    img = cv2.imdecode(arr, flag)
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     if img is None:
-        raise ImageError("the file is not an image this reader knows (JPEG, PNG, WebP, HEIC, ...)")
+        raise ImageError(f"the {header.format} photo cannot be decoded (damaged or cut short); send it again")
     if img.shape[0] * img.shape[1] * factor * factor > limits.pixels:
         raise ImageError(f"the image has over {limits.pixels // 1_000_000} megapixels")
-    img = _apply_orientation(_in_colour(img), exif_orientation(data))
+    img = _apply_orientation(_in_colour(img), header.orientation)
     h, w = img.shape[:2]
     return Photo(image=img, scale=float(factor), original_size=(w * factor, h * factor))
 
@@ -221,6 +177,8 @@ def _mb(n: int) -> str:
 
 
 def _check_pixels(w: int, h: int, limits: Limits) -> None:
+    if w < 1 or h < 1:
+        raise ImageError(f"the image has no pixels ({w}x{h})")
     if w * h > limits.pixels:
         raise ImageError(f"the image is {w}x{h} ({w * h / 1e6:.0f} megapixels); "
                          f"the limit is {limits.pixels // 1_000_000} megapixels")
