@@ -1,4 +1,4 @@
-"""`cribcount`: the one console script (count, score, peg, synth, eval, serve).
+"""`cribcount`: the one console script (count, score, peg, eval, serve; synth runs in the lab).
 
 One function per subcommand, registered in :func:`build_parser`. Expected failures
 (bad cards, bad photos, illegal pegging) raise :class:`CliError` or a ``ValueError``
@@ -13,10 +13,6 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # the CLI imports vision lazily, so that scoring a hand never loads the models' code
-    from vision.evaluate import EvalReport
 
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 141
@@ -125,263 +121,45 @@ def _print_show(show, verdict) -> None:  # noqa: ANN001 - scorer types, imported
             print("  could be: " + ", ".join(" ".join(map(str, i.cards)) for i in verdict.missed))
 
 
-MADE_OVER_FLAGS = ("--light", "--from-afar", "--blur", "--turn", "--oblique")
-"""The ways ``cribcount eval`` makes each photo over in memory before it is read: one at a time."""
-
-
-def _not_with(flag: str) -> str:
-    """The help's note that ``flag`` takes none of the other ways a photo is made over."""
-    others = [f for f in MADE_OVER_FLAGS if f != flag]
-    return f"not with {', '.join(others[:-1])} or {others[-1]}"
-
-
 @command
 def _register_eval(sub: argparse._SubParsersAction) -> None:
-    from training.light import LIGHTS  # the lights --light offers, named once
-
     p = sub.add_parser("eval", help="measure the recognizer on labelled photos",
-                       description="Per-card and whole-photo accuracy, false cards and confusions on "
-                                   "labelled photo folders (images/ + cards.csv, or synth JSON labels); "
-                                   "rendered scenes also by deck, by layout and by cards in view.")
+                       description="Per-card and whole-photo accuracy (with 95%% intervals), false cards and "
+                                   "confusions on folders of labelled photos (images/ + cards.csv: file,cards). "
+                                   "The lab's `python -m training eval` adds settings, other models and photos "
+                                   "made over.")
     p.add_argument("folders", nargs="*", help="labelled folders (default: ../shared/photos/poker-cards-4)")
-    p.add_argument("--synth", type=_scene_count, default=0, metavar="N",
-                   help="also render N scenes of held-out decks and measure on them")
-    p.add_argument("--seed", type=int, default=12345, help="seed for --synth scenes")
     p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx")
-    p.add_argument("--against", default=None, metavar="MODELS",
-                   help="also read the same photos with this models folder and print the differences "
-                        "with their 95%% intervals (photos resampled in pairs), deck by deck where the "
-                        "labels name decks, and over all the sets together when there are several")
-    p.add_argument("--second-looks", default=None, metavar="SIZES",
-                   help="detector sizes to look again at besides the main one, comma-separated (shipped: "
-                        "608,736), or none for one look; for --models only (models/HISTORY.md, Second looks at "
-                        "other sizes); with --against models, the paired difference is their effect")
-    p.add_argument("--always-look-again", action="store_true",
-                   help="take the second looks at every photo, not only where the main look leaves doubt "
-                        "(a card below 0.999, or none); for --models only (models/README.md)")
-    p.add_argument("--whole-second-looks", action="store_true",
-                   help="second looks at the whole photo, every box they find read again (an earlier release), "
-                        "not only around the cards, the unsure indices; for --models only (models/README.md)")
-    p.add_argument("--wider-margin", default=None, metavar="M",
-                   help="also read each unsure index on a crop grown by this margin a side (e.g. 0.4; measured, "
-                        "off by default), or none for the tight crops only; for --models only (models/HISTORY.md, "
-                        "Wider crops)")
-    p.add_argument("--tilts", default=None, metavar="DEGREES",
-                   help="angles at which the first classifier also reads each unsure index's tightest crop, cut "
-                        "tilted, comma-separated (e.g. --tilts=-20,-10,10,20: with '=', as the list starts with a minus; "
-                        "measured, off by default), or none; for --models only (models/HISTORY.md, Small tilts)")
-    p.add_argument("--white-balance", default=None, metavar="P",
-                   help="scale each channel so its P-th percentile is the cards' white (shipped: 99), or none to "
-                        "read photos as decoded; for --models only (models/HISTORY.md, Dim and warm light)")
-    p.add_argument("--zoom-look", default=None, metavar="PX",
-                   help="with the second looks, also see the cards' region alone at this many pixels where they "
-                        "are a small part of the photo (shipped: 608), or none for the whole-photo looks only; "
-                        "for --models only (models/HISTORY.md, Photos from afar)")
-    p.add_argument("--faint-boxes", default=None, metavar="S",
-                   help="also read the boxes only a second look found that the detector scored from S to 0.3, "
-                        "each kept as an index where it reads as a card at 0.9 or more and no firmer box is there "
-                        "(e.g. 0.05; measured, off by default), or none to drop them unread; for --models only "
-                        "(models/HISTORY.md, Faint boxes)")
-    p.add_argument("--light", default=None, choices=list(LIGHTS),
-                   help="read each photo relit in memory: dim (x0.4, sensor noise), warm (tungsten, no white "
-                        "balance) or both (models/HISTORY.md, Dim and warm light)")
-    p.add_argument("--from-afar", default=None, type=float, metavar="F",
-                   help="read each photo as if taken from afar: scaled into the middle of a 12 MP frame of its "
-                        f"own table colour, F of its width (e.g. 0.35); {_not_with('--from-afar')} "
-                        "(models/HISTORY.md, Photos from afar)")
-    p.add_argument("--blur", default=None, type=float, metavar="SIGMA",
-                   help="read each photo blurred in memory: a Gaussian of SIGMA pixels of the photo as stored "
-                        f"(e.g. 1.5); {_not_with('--blur')} (models/HISTORY.md, Blurred photos)")
-    p.add_argument("--turn", default=None, type=float, metavar="DEG",
-                   help="read each photo turned anticlockwise by DEG degrees in memory (e.g. 45; 0 saves it again "
-                        f"only, the control); {_not_with('--turn')} (models/HISTORY.md, Cards at an angle)")
-    p.add_argument("--oblique", default=None, type=float, metavar="DEG",
-                   help="read each photo as if the camera were pitched DEG degrees further from above, the far "
-                        f"side away (0 to 60, e.g. 30; 0 saves it again only, the control); {_not_with('--oblique')} "
-                        "(models/HISTORY.md, Photos at a slant)")
-    p.add_argument("--as-shows", action="store_true",
-                   help="read each photo of 4 or 5 cards in view as the count reads a show: told it holds that "
-                        "many, a card short of the line makes up the number and the least sure of one card more "
-                        "is set aside; for --models only, so with --against models the paired difference is its "
-                        "effect (models/README.md)")
-    p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the failures (per set)")
+    p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the photos not fully right")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     p.set_defaults(handler=_run_eval)
 
 
-def _numbers_or_none(text: str, flag: str, number: type, ok: Callable[[float], bool], what: str) -> tuple:
-    """``text`` as comma-separated numbers (each read by ``number``, each passing ``ok``), or ``()``
-    for ``"none"`` (the option off); anything else is refused naming ``flag`` and ``what`` to give."""
-    if text.strip().lower() == "none":
-        return ()
-    try:
-        values = tuple(number(part) for part in text.split(","))
-    except ValueError:
-        values = ()
-    if not values or not all(ok(v) for v in values):
-        raise CliError(f"{flag} {text!r}: give {what}, or none")
-    return values
-
-
-def _scene_count(text: str) -> int:
-    """``--synth N``: how many held-out scenes to render, 0 (the default) for none."""
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n < 0:
-        raise argparse.ArgumentTypeError(f"give a number of scenes, 0 or more, not {text!r}")
-    return n
-
-
-def _sizes(text: str) -> tuple[int, ...]:
-    """``"608,736"`` -> (608, 736): the detector's long side in pixels, one size per look;
-    ``"none"`` -> () (the main look only)."""
-    return _numbers_or_none(text, "--second-looks", int, lambda size: size >= 32,
-                            "sizes of 32 px or more, comma-separated, e.g. 608,736")
-
-
-def _tilts(text: str) -> tuple[float, ...]:
-    """``"-20,-10,10,20"`` -> (-20.0, -10.0, 10.0, 20.0): degrees, one tilted reading each;
-    ``"none"`` -> () (no tilted readings)."""
-    return _numbers_or_none(text, "--tilts", float, lambda degrees: -45 <= degrees <= 45,
-                            "angles from -45 to 45 degrees, comma-separated, e.g. -20,-10,10,20")
-
-
-def _number_or_none(text: str, flag: str, low: float, high: float, what: str) -> float | None:
-    """``text`` as a number from ``low`` to ``high``, or ``None`` for ``"none"`` (the option off);
-    anything else is refused naming ``flag`` and ``what`` to give."""
-    if text.strip().lower() == "none":
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not low <= value <= high:
-        raise CliError(f"{flag} {text!r}: give {what}, or none")
-    return value
-
-
-def _margin(text: str) -> float | None:
-    """``"0.4"`` -> 0.4, the wider crop's margin a side as a fraction of the index box; ``"none"`` -> None (off)."""
-    return _number_or_none(text, "--wider-margin", 0, 2, "a fraction of the index box from 0 to 2, e.g. 0.4")
-
-
-def _percentile(text: str) -> float | None:
-    """``"99"`` -> 99.0, the percentile of each channel taken as the cards' white; ``"none"`` -> None (off)."""
-    return _number_or_none(text, "--white-balance", 50, 100, "a percentile from 50 to 100, e.g. 99")
-
-
-def _zoom_span(text: str) -> int | None:
-    """``"608"`` -> 608, the zoomed look's long side in pixels; ``"none"`` -> None (no zoomed look)."""
-    span = _number_or_none(text, "--zoom-look", 160, 2048, "a size in pixels from 160 to 2048, e.g. 608")
-    return None if span is None else int(span)
-
-
-def _faint_floor(text: str) -> float | None:
-    """``"0.05"`` -> 0.05, the least detector score of a faint box read; ``"none"`` -> None (not read)."""
-    return _number_or_none(text, "--faint-boxes", 0.05, 0.3, "a detector score from 0.05 to 0.3, e.g. 0.05")
+DEFAULT_EVAL_SET = Path("..") / "shared" / "photos" / "poker-cards-4"
 
 
 def _run_eval(args: argparse.Namespace) -> int:
     import json
-    import tempfile
-    from dataclasses import replace
 
-    from vision.evaluate import evaluate, failure_sheet, load_labelled, pooled, read_as_shows
-    from training.made_over import WAYS
-    from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
+    from vision.evaluate import evaluate, failure_sheet, load_labelled
 
-    # Each way a photo is made over in memory before it is read (training.made_over): its flag, the
-    # value given and the way. A light is one of the flag's choices already.
-    ways = (("--light", args.light, WAYS["light"]), ("--from-afar", args.from_afar, WAYS["afar"]),
-            ("--blur", args.blur, WAYS["blur"]), ("--turn", args.turn, WAYS["turn"]),
-            ("--oblique", args.oblique, WAYS["oblique"]))
-    given = [way for way in ways if way[1] is not None]
-    for flag, value, way in given:
-        if way.numeric:
-            try:
-                way.check(value)  # the module's own range, said under the flag's name
-            except ValueError as e:
-                raise CliError(f"{flag} {value:g}: {e}") from None
-    if len(given) > 1:
-        raise CliError(f"{' and '.join(way[0] for way in given)} make a photo over each in their own way: "
-                       "give one of them")
-    made, made_name = None, ""  # each photo made over in memory before it is read (at most one way)
-    if given:
-        _, value, way = given[0]
-        made, made_name = way.over(value), ", " + way.name.format(value)
-    config = RecognizerConfig()
-    if args.second_looks is not None:
-        config = replace(config, second_look_sizes=_sizes(args.second_looks))
-    if args.wider_margin is not None:
-        config = replace(config, wider_margin=_margin(args.wider_margin))
-    if args.tilts is not None:
-        config = replace(config, second_opinion_tilts=_tilts(args.tilts))
-    if args.white_balance is not None:
-        config = replace(config, white_percentile=_percentile(args.white_balance))
-    if args.zoom_look is not None:
-        config = replace(config, zoom_look_span=_zoom_span(args.zoom_look))
-    if args.faint_boxes is not None:
-        config = replace(config, faint_box_confidence=_faint_floor(args.faint_boxes))
-    config = with_second_looks(config, always=args.always_look_again, whole=args.whole_second_looks)
-    recognizer = Recognizer(args.models or MODELS_DIR, config)
-    other = Recognizer(args.against) if args.against else None
-    folders = [Path(f) for f in args.folders]
-    default_real = Path(__file__).resolve().parent.parent.parent / "shared" / "photos" / "poker-cards-4"
-    if not folders and not args.synth:
-        if not default_real.is_dir():
-            raise CliError(f"no folder given and {default_real} is missing")
-        folders = [default_real]
-    sets = [(str(f), load_labelled(f)) for f in folders]
-    with tempfile.TemporaryDirectory() as tmp:
-        if args.synth:
-            from training.synth.cli import render_held_out
-
-            sets.append((f"synthetic held-out decks ({args.synth} scenes)",
-                         load_labelled(render_held_out(Path(tmp), args.synth, args.seed))))
-        figures, read_both = [], []
-        for k, (name, photos) in enumerate(sets):
-            read, theirs = recognizer.recognize, other.recognize if other is not None else None
-            if made is not None:
-                read, theirs, name = made(read), made(theirs) if theirs is not None else None, name + made_name
-            if args.as_shows:
-                read, name = read_as_shows(read, photos), f"{name}, read as shows"
-            report = evaluate(photos, read, name)
-            figures.append(report.as_dict())
-            if not args.json:
-                print(report.table())
-            if other is not None:
-                old = evaluate(photos, theirs, name)
-                read_both.append((report, old))
-                figures[-1]["against"] = _paired(report, old, args.against, args.json)
-            if args.sheet:
-                out = Path(args.sheet) if len(sets) == 1 else Path(args.sheet).with_stem(f"{Path(args.sheet).stem}-{k}")
-                n = failure_sheet(report, out)
-                if not args.json:
-                    print(f"  failures sheet      {out} ({n} photos)" if n else "  failures sheet      none to draw")
-    if len(read_both) > 1:  # every set together: a deck's gain or loss over all of them
-        name = f"all {len(read_both)} sets"
-        together = pooled([new for new, _ in read_both], name), pooled([old for _, old in read_both], name)
+    folders = [Path(f) for f in args.folders] or [DEFAULT_EVAL_SET]
+    sets = [(str(f), load_labelled(f)) for f in folders]  # every folder checked before any is read
+    recognizer = _photo_recognizer(args.models)
+    figures = []
+    for k, (name, photos) in enumerate(sets):
+        report = evaluate(photos, recognizer.recognize, name)
+        figures.append(report.as_dict())
         if not args.json:
-            print(name)
-        figures.append({"name": name, "pooled": True, "against": _paired(*together, args.against, args.json)})
+            print(report.table())
+        if args.sheet:
+            out = Path(args.sheet) if len(sets) == 1 else Path(args.sheet).with_stem(f"{Path(args.sheet).stem}-{k}")
+            n = failure_sheet(report, out)
+            if not args.json:
+                print(f"  failures sheet      {out} ({n} photos)" if n else "  failures sheet      none to draw")
     if args.json:
         print(json.dumps(figures, indent=2))
     return 0
-
-
-def _paired(new: EvalReport, old: EvalReport, against: str, quiet: bool) -> dict:
-    """``new`` against ``old`` on the same photos, in all and deck by deck: printed unless
-    ``quiet``, and returned for the JSON report."""
-    from vision.evaluate import compare, compare_by_deck, deck_comparison_table
-
-    diff, decks = compare(new, old, against), compare_by_deck(new, old, against)
-    if not quiet:
-        print(diff.table())
-        if decks:
-            print(deck_comparison_table(decks))
-    return {**diff.as_dict(), "by_deck": {name: d.as_dict() for name, d in decks.items()}}
 
 
 @command
@@ -532,24 +310,36 @@ def _run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+LAB_COMMANDS = {"synth": "render labelled synthetic photos of cribbage hands (the lab's synthetic engine)"}
+"""Commands the lab package (``training/``) runs: handed to ``python -m training`` in a process of
+their own, so the runtime never imports the lab (git hands ``git foo`` to ``git-foo`` the same way)."""
+
+
 @command
-def _register_synth(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("synth", help="render labelled synthetic photos of cribbage hands",
-                       description="Synthetic table photos of card hands with labels, as an Ultralytics "
-                                   "detect set (yolo/) and classifier crops (cls/).")
-    from training.synth.cli import add_arguments
-
-    add_arguments(p)
-    p.set_defaults(handler=_run_synth)
+def _register_lab(sub: argparse._SubParsersAction) -> None:
+    for name, about in LAB_COMMANDS.items():
+        sub.add_parser(name, help=f"{about}; see python -m training {name} --help", add_help=False)
 
 
-def _run_synth(args: argparse.Namespace) -> int:
-    from training.synth.cli import run
+def _run_lab(argv: list[str]) -> int:
+    """``cribcount synth ARGS`` -> ``python -m training synth ARGS``, its exit status passed on."""
+    import importlib.util
+    import subprocess
 
-    return run(args)
+    if importlib.util.find_spec("training") is None:
+        raise CliError(f"{argv[0]} needs the lab package (training/): run it from a checkout installed with "
+                       "pip install -e '.[synth]'")
+    return subprocess.call([sys.executable, "-m", "training", *argv])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in LAB_COMMANDS:
+        try:
+            return _run_lab(argv)
+        except CliError as exc:
+            print(f"cribcount {argv[0]}: error: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     parser = build_parser()
     args = parser.parse_args(argv)
     handler: Handler = args.handler

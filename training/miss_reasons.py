@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import Detections
-from vision.evaluate import rendered_sets_from_args
+from training.compare import rendered_sets_from_args
 from vision.image_io import read_photo
 from vision.recognizer import Recognizer
 from training.synth.scene import READABLE_VISIBLE_FRACTION

@@ -77,7 +77,7 @@ def _calibration_batch(files: list[Path], imgsz: int, n: int, seed: int) -> np.n
     Ultralytics trains; one shape, so they stack into one batch); random noise when there are no files."""
     import cv2
 
-    from vision.recognizer import _letterbox, _to_tensor
+    from vision.inference import letterbox as _letterbox, to_tensor as _to_tensor
 
     rng = np.random.default_rng(seed)
     if not files:

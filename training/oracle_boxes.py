@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import Detections, Expected
-from vision.evaluate import EvalReport, evaluate, rendered_sets_from_args
+from training.compare import rendered_sets_from_args
+from vision.evaluate import EvalReport, evaluate
 from vision.image_io import read_photo
 from vision.recognizer import Recognizer, in_photo_pixels
 from training.synth.scene import READABLE_VISIBLE_FRACTION

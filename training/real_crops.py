@@ -38,7 +38,14 @@ import numpy as np
 
 from scorer.cards import Card
 from vision.detections import Detections
-from vision.recognizer import HARVEST_SETTINGS, MODELS_DIR, Recognizer, RecognizerConfig, cut_square, square_crop_box
+from vision.inference import cut_square, square_crop_box
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+
+HARVEST_SETTINGS = {"crop_margins": (0.2, 0.3), "square_input": True, "second_opinion_below": 0.97,
+                    "second_opinion_turns": False, "large_photo_detector_size": None, "second_look_sizes": (),
+                    "nest_cover": 0.0, "white_percentile": None}
+"""How the recognizer read photos when ``scripts/retrain.sh`` harvested the real crops and scenes
+the shipped models trained on: kept, so a retrain labels the same photos the same way."""
 
 NONE_CLASS = "none"
 _CLASS_ROW = re.compile(r"^\s*(\d+) '[^']+'\s+(\S+)(?:\s+(\d+) '[^']+'\s+(\S+))?\s*$")

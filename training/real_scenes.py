@@ -39,7 +39,9 @@ import numpy as np
 from scorer.cards import Card
 from vision.detections import Detections
 from training.real_crops import UprightPhoto, labelled_photos, split_of, upright
-from vision.recognizer import HARVEST_SETTINGS, MODELS_DIR, Recognizer, RecognizerConfig, nested
+from training.real_crops import HARVEST_SETTINGS
+from vision.merge import nested
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
 from training.synth.export import yolo_row
 
 SURE = 0.25

@@ -22,7 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.recognizer import MODELS_DIR, ModelMissingError, Recognizer, crop_batch
+from vision.inference import crop_batch
+from vision.recognizer import MODELS_DIR, ModelMissingError, Recognizer
 from vision.detections import Detections
 from vision.image_io import read_photo
 from training.oracle_boxes import index_box

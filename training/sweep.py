@@ -10,7 +10,7 @@ what it reads differently: fourteen variants over the eight tuning sets took abo
 two cores, against some 100 for as many ``cribcount eval --against`` runs. A folder may be made over
 in memory as ``cribcount eval`` does (``@blur=SIGMA``, ``@light=dim|warm|dim-warm``,
 ``@afar=FRACTION``, ``@turn=DEGREES``, ``@oblique=DEGREES``: :mod:`training.made_over`). Each set prints the shipped settings' figures and, per
-variant, the paired difference (``vision.evaluate.compare``); then the variants pooled over the sets.
+variant, the paired difference (``training.compare.compare``); then the variants pooled over the sets.
 """
 
 from __future__ import annotations
@@ -26,9 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.evaluate import compare, evaluate, load_labelled
+from training.compare import compare
+from vision.evaluate import evaluate, load_labelled
 from training.made_over import WAYS
-from vision.recognizer import MODELS_DIR, Classifier, Recognizer, RecognizerConfig
+from vision.inference import Classifier
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
 
 
 def way_value(way: str, text: str) -> float | str:

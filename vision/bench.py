@@ -22,7 +22,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.image_io import ImageError, decode_photo
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, with_second_looks
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, always_looking_again
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
 
@@ -80,12 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--models", type=Path, default=MODELS_DIR)
     p.add_argument("--always-look-again", action="store_true",
                    help="second looks at every photo, not only where the main look leaves doubt")
-    p.add_argument("--whole-second-looks", action="store_true",
-                   help="second looks at the whole photo, every box they find read again (an earlier release)")
     a = p.parse_args(argv)
     if a.photo and not a.photo.is_file():
         p.error(f"no photo at {a.photo}")
-    config = with_second_looks(RecognizerConfig(), always=a.always_look_again, whole=a.whole_second_looks)
+    config = always_looking_again(RecognizerConfig()) if a.always_look_again else RecognizerConfig()
     recognizer = Recognizer(a.models, config)
     with tempfile.TemporaryDirectory() as tmp:
         photos = [a.photo] if a.photo else [make_12mp_jpeg(f, Path(tmp) / f"12mp-{f.stem}.jpg")

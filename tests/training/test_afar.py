@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from api.cli import main
+from training.eval_cli import main
 from training.afar import FRAME, from_afar
 
 
@@ -44,5 +44,5 @@ def test_a_fraction_outside_the_frame_is_refused(frac):
     (["--from-afar", "0.3", "--light", "dim"], "give one of them"),
 ])
 def test_eval_refuses_from_afar_it_cannot_make(capsys, args, message):
-    assert main(["eval", "sample_images", *args]) == 2
+    assert main(["sample_images", *args]) == 2
     assert message in capsys.readouterr().err

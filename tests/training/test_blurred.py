@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from support import real_models_reason
 
-from api.cli import main
+from training.eval_cli import main
 from training.blurred import MAX_SIGMA, blurred, blurred_jpeg
 
 
@@ -46,12 +46,12 @@ def test_the_blurred_photo_is_a_jpeg_of_the_blurred_pixels(tmp_path):
     (["--blur", "1.5", "--from-afar", "0.3"], "--from-afar and --blur"),
 ])
 def test_eval_refuses_a_blur_it_cannot_make(capsys, args, message):
-    assert main(["eval", "sample_images", *args]) == 2
+    assert main(["sample_images", *args]) == 2
     assert message in capsys.readouterr().err
 
 
 @pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
 def test_eval_reads_the_sample_photos_blurred(capsys):
-    assert main(["eval", "sample_images", "--blur", "1.5", "--json"]) == 0
+    assert main(["sample_images", "--blur", "1.5", "--json"]) == 0
     (figures,) = json.loads(capsys.readouterr().out)
     assert figures["name"].endswith("blurred (1.5 px)") and figures["photos"] == 5

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from support import real_models_reason
 
-from api.cli import main
+from training.eval_cli import main
 from training.oblique import slanted
 
 
@@ -50,13 +50,13 @@ def test_a_slant_outside_its_range_is_refused(degrees):
     (["--oblique", "20", "--turn", "45"], "--turn and --oblique"),
 ])
 def test_eval_refuses_a_slant_it_cannot_make(capsys, args, message):
-    assert main(["eval", "sample_images", *args]) == 2
+    assert main(["sample_images", *args]) == 2
     assert message in capsys.readouterr().err
 
 
 @pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
 def test_eval_reads_the_sample_photos_at_a_slant(capsys):
-    assert main(["eval", "sample_images", "--oblique", "20", "--json"]) == 0
+    assert main(["sample_images", "--oblique", "20", "--json"]) == 0
     (figures,) = json.loads(capsys.readouterr().out)
     assert figures["name"].endswith("at a slant (20 degrees)") and figures["photos"] == 5
     assert figures["card_accuracy"] >= 0.9  # phone-size photos of the shows, pitched a little further

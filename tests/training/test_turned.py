@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from support import real_models_reason
 
-from api.cli import main
+from training.eval_cli import main
 from training.turned import turned, turned_jpeg
 
 
@@ -62,13 +62,13 @@ def test_the_turned_photo_is_a_jpeg_of_the_turned_pixels(tmp_path):
     (["--blur", "1.5", "--turn", "45"], "--blur and --turn"),
 ])
 def test_eval_refuses_a_turn_it_cannot_make(capsys, args, message):
-    assert main(["eval", "sample_images", *args]) == 2
+    assert main(["sample_images", *args]) == 2
     assert message in capsys.readouterr().err
 
 
 @pytest.mark.skipif(real_models_reason() is not None, reason=str(real_models_reason()))
 def test_eval_reads_the_sample_photos_turned(capsys):
-    assert main(["eval", "sample_images", "--turn", "90", "--json"]) == 0
+    assert main(["sample_images", "--turn", "90", "--json"]) == 0
     (figures,) = json.loads(capsys.readouterr().out)
     assert figures["name"].endswith("turned 90 degrees") and figures["photos"] == 5
     assert figures["card_accuracy"] >= 0.9  # a quarter turn: the cards lie as a player across the table sees them

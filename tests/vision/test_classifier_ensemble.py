@@ -1,5 +1,5 @@
 """The other classifiers read the indices the first is unsure of, and the readings are averaged;
-the first also reads them turned and tilted; a classifier that names other classes is refused rather than
+the first also reads them turned; a classifier that names other classes is refused rather than
 averaged into nonsense."""
 
 import json
@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from vision.detections import Detections
-from vision.recognizer import (CLASSIFIER_FILES, MODELS_DIR, Recognizer, RecognizerConfig, _to_tensor, cut_square,
-                               geometric_mean, prefer_wider, square_crop_box)
+from vision.inference import cut_square, square_crop_box, to_tensor
+from vision.merge import geometric_mean
+from vision.recognizer import CLASSIFIER_FILES, MODELS_DIR, Recognizer, RecognizerConfig
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_images"
 
@@ -39,7 +40,7 @@ def _each_and_all(tmp_path, config):
     the ensemble, the sample photo and its indices they read."""
     files = [f for f in CLASSIFIER_FILES if (MODELS_DIR / f).exists()]
     together = Recognizer(MODELS_DIR, config)
-    plain = RecognizerConfig(second_opinion_turns=False, second_opinion_tilts=(), wider_margin=None)
+    plain = RecognizerConfig(second_opinion_turns=False)
     alone = [Recognizer(_models_dir(tmp_path, f"alone{i}", {CLASSIFIER_FILES[0]: f}), plain)
              for i, f in enumerate(files)]
     assert len(together.classifiers) == len(files) >= 2 and all(len(r.classifiers) == 1 for r in alone)
@@ -50,16 +51,14 @@ def _each_and_all(tmp_path, config):
 
 
 def test_asked_always_the_classifiers_are_averaged(tmp_path):
-    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=1.1, second_opinion_turns=False,
-                                                                        second_opinion_tilts=(), wider_margin=None))
+    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=1.1, second_opinion_turns=False))
     np.testing.assert_allclose(p_all, np.mean(each, axis=0), atol=1e-5)
     # They are different models: averaging them is not a no-op.
     assert np.abs(each[0] - each[1]).max() > 1e-3
 
 
 def test_the_others_are_asked_only_where_the_first_is_unsure(tmp_path):
-    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=0.97, second_opinion_turns=False,
-                                                                        second_opinion_tilts=(), wider_margin=None))
+    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=0.97, second_opinion_turns=False))
     unsure = each[0].max(axis=1) < 0.97
     assert unsure.any() and not unsure.all(), "the sample should hold both kinds of index"
     np.testing.assert_allclose(p_all[~unsure], each[0][~unsure], atol=1e-5)
@@ -67,16 +66,16 @@ def test_the_others_are_asked_only_where_the_first_is_unsure(tmp_path):
 
 
 def _first_reads(recognizer: Recognizer, image: np.ndarray, indices: Detections, margin: float,
-                 quarters: int = 0, tilt: float = 0.0) -> np.ndarray:
-    """The first classifier's readings of ``indices`` cut at ``margin``, tilted, then turned ``quarters``."""
+                 quarters: int = 0) -> np.ndarray:
+    """The first classifier's readings of ``indices`` cut at ``margin``, then turned ``quarters``."""
     first = recognizer.classifiers[0]
-    crops = [np.rot90(cut_square(image, square_crop_box(b, margin), first.size, tilt), quarters) for b in indices.xyxy]
-    batch = np.concatenate([_to_tensor(c) for c in crops])
+    crops = [np.rot90(cut_square(image, square_crop_box(b, margin), first.size), quarters) for b in indices.xyxy]
+    batch = np.concatenate([to_tensor(c) for c in crops])
     return first.session.run(None, {first.session.get_inputs()[0].name: batch})[0]
 
 
 def test_an_unsure_index_is_also_read_turned_and_that_counts_as_much_as_the_others(tmp_path):
-    config = RecognizerConfig(second_opinion_below=1.1, second_opinion_tilts=(), wider_margin=None)
+    config = RecognizerConfig(second_opinion_below=1.1)
     p_all, each, together, image, indices = _each_and_all(tmp_path, config)
     tight, wide = config.crop_margins
     reads = [_first_reads(together, image, indices, tight), _first_reads(together, image, indices, wide),
@@ -86,64 +85,6 @@ def test_an_unsure_index_is_also_read_turned_and_that_counts_as_much_as_the_othe
     np.testing.assert_allclose(p_all, (len(others) * turned + sum(others)) / (2 * len(others)), atol=1e-5)
     # Turning is not a no-op: the network reads a turned crop differently.
     assert np.abs(turned - each[0]).max() > 1e-3
-
-
-def test_an_unsure_index_is_also_read_tilted_in_the_same_mean_as_its_turns(tmp_path):
-    config = RecognizerConfig(second_opinion_below=1.1, second_opinion_tilts=(-20.0, -10.0, 10.0, 20.0),
-                              wider_margin=None)
-    p_all, each, together, image, indices = _each_and_all(tmp_path, config)
-    tight, wide = config.crop_margins
-    plain = [_first_reads(together, image, indices, tight), _first_reads(together, image, indices, wide),
-             *(_first_reads(together, image, indices, tight, quarters=k) for k in (1, 2, 3))]
-    tilted = [_first_reads(together, image, indices, tight, tilt=t) for t in config.second_opinion_tilts]
-    mine = geometric_mean(np.array(plain + tilted))
-    others = each[1:]
-    np.testing.assert_allclose(p_all, (len(others) * mine + sum(others)) / (2 * len(others)), atol=1e-5)
-    # Tilting is not a no-op: without the tilted readings the mean differs.
-    assert np.abs(mine - geometric_mean(np.array(plain))).max() > 1e-3
-
-
-def test_an_unsure_index_takes_its_wider_crops_reading_where_that_settles_it(tmp_path):
-    # Every index unsure, so every one is read wide too; the tight readings are those with the wider view off.
-    config = RecognizerConfig(second_opinion_below=1.1, wider_margin=0.4)
-    tight_only = Recognizer(MODELS_DIR, replace(config, wider_margin=None))
-    together = Recognizer(MODELS_DIR, config)
-    image = cv2.imread(str(SAMPLE / "starter-at-end.jpg"))
-    # The boxes the wider crop is for: the rank alone, the suit cut off (models/README.md, Limits).
-    # Each found box cut to its upper half; a few of them read surer wide.
-    found = together.detect_indices(image)
-    xyxy = found.xyxy.copy()
-    xyxy[:, 3] = (xyxy[:, 1] + xyxy[:, 3]) / 2
-    indices = Detections(xyxy=xyxy, confidence=found.confidence)
-    tight = tight_only.classify(image, indices)
-
-    def wide_reads(clf) -> np.ndarray:
-        batch = np.concatenate([_to_tensor(cut_square(image, square_crop_box(b, config.wider_margin), clf.size))
-                                for b in indices.xyxy])
-        return clf.session.run(None, {clf.session.get_inputs()[0].name: batch})[0]
-
-    first, *others = [wide_reads(c) for c in together.classifiers]
-    wide = (len(others) * first + sum(others)) / (2 * len(others))
-    expected = prefer_wider(tight, wide, config.wider_surer_by)
-    np.testing.assert_allclose(together.classify(image, indices), expected, atol=1e-5)
-    # Some index takes the wider reading, and the rest keep the tight one.
-    taken = np.abs(expected - tight).max(axis=1) > 1e-6
-    assert taken.any() and not taken.all()
-
-
-@pytest.mark.parametrize("tight, wide, taken", [
-    # QC or QS, the suit cut off by the box; the wider crop sees the spade.
-    ([0.6, 0.3, 0.1], [0.05, 0.9, 0.05], True),
-    # Surer, but of a card the tight crops hardly considered: a pip or a neighbour taken in.
-    ([0.6, 0.3, 0.1], [0.05, 0.05, 0.9], False),
-    # Not surer by enough (0.2).
-    ([0.6, 0.3, 0.1], [0.25, 0.7, 0.05], False),
-    # Surer of what the tight crops read already.
-    ([0.5, 0.4, 0.1], [0.95, 0.04, 0.01], True),
-], ids=["settles-the-suit", "names-a-third-card", "not-surer-enough", "confirms"])
-def test_the_wider_reading_is_preferred_only_where_surer_and_among_the_tight_top_two(tight, wide, taken):
-    tight, wide = np.array([tight]), np.array([wide])
-    np.testing.assert_allclose(prefer_wider(tight, wide, 0.2), wide if taken else tight)
 
 
 def test_readings_that_disagree_make_an_unsure_geometric_mean():
@@ -176,25 +117,3 @@ def test_the_shipped_models_together_fit_in_30_mb():
     # The issue's budget for the detector and classifiers together; a wider classifier must stay inside it.
     assert sum(f.stat().st_size for f in MODELS_DIR.glob("*.onnx")) <= 30_000_000
 
-
-def _blob_photo() -> np.ndarray:
-    """A smooth photo with a bright blob up and left of the middle of the box used below."""
-    img = np.zeros((200, 200, 3), np.uint8)
-    img[40:70, 40:70] = 255
-    return cv2.GaussianBlur(img, (0, 0), 3)
-
-
-def test_a_crop_cut_tilted_a_quarter_is_the_plain_crop_turned_anticlockwise():
-    img, box = _blob_photo(), np.float32([30, 30, 130, 130])
-    plain, tilted = cut_square(img, box, 96), cut_square(img, box, 96, 90.0).astype(int)
-    # To the half pixel by which np.rot90 turns about the last pixel's centre rather than the box's.
-    assert np.abs(np.rot90(plain, 1).astype(int) - tilted).mean() < 3
-    assert np.abs(np.rot90(plain, -1).astype(int) - tilted).mean() > 30
-
-
-def test_a_small_tilt_turns_the_crop_about_the_boxs_centre():
-    img, box = _blob_photo(), np.float32([30, 30, 130, 130])
-    assert np.array_equal(cut_square(img, box, 96, 0.0), cut_square(img, box, 96))
-    # The blob, up and left of the centre, moves down (anticlockwise) when the crop is tilted 20°.
-    rows = lambda crop: float((crop[..., 0].astype(float) * np.arange(96)[:, None]).sum() / crop[..., 0].sum())
-    assert rows(cut_square(img, box, 96, 20.0)) > rows(cut_square(img, box, 96)) + 3

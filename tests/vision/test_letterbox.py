@@ -8,7 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.recognizer import DETECTOR_STRIDE, MODELS_DIR, Recognizer, RecognizerConfig, _letterbox
+from vision.inference import DETECTOR_STRIDE, letterbox as _letterbox
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
 
 
 def _photo(h: int, w: int) -> np.ndarray:

@@ -5,7 +5,7 @@ import pytest
 
 from scorer.cards import Card
 from vision.detections import Detections, Expected
-from vision.recognizer import merge_indices
+from vision.merge import merge_indices
 
 CLASSES: list[Card | None] = [Card.parse("5H"), Card.parse("5S"), Card.parse("JC"), None]
 

@@ -9,7 +9,8 @@ import pytest
 
 from training.afar import afar_jpeg
 from vision.detections import Detections, box_iou
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, faint_new_indices, group_looks
+from vision.merge import group_looks
+from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
 
 IOU, CONFIDENCE = 0.5, 0.3
 
@@ -214,10 +215,8 @@ def _rows_read(recognizer: Recognizer, path: str) -> list[int]:
 
 def test_a_second_look_reads_only_the_boxes_on_unsure_indices_and_the_new_ones():
     path = "sample_images/starter-on-the-deck.jpg"
-    every = _rows_read(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=2.0,
-                                                               close_look_sizes=())), path)
-    only_new = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=0.0,
-                                                       close_look_sizes=()))
+    every = _rows_read(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=2.0)), path)
+    only_new = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=0.0))
     img = cv2.imread(path)
     read, groups = only_new.find_indices(img)
     main = only_new.detect_indices(img)
@@ -239,30 +238,6 @@ def _windows_seen(recognizer: Recognizer, path: str) -> dict[int, tuple[int, int
     recognizer.recognize(path)
     return seen
 
-
-def test_a_close_look_sees_only_round_the_unsure_indices():
-    path = "sample_images/starter-on-the-deck.jpg"
-    # A line at 1: every card is doubtful, the close look goes round all of them.
-    everything = _windows_seen(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=1.0,
-                                                                        close_look_sizes=(864,))), path)
-    assert set(everything) == {608, 736, 864}
-    h, w = cv2.imread(path).shape[:2]
-    x0, y0, x1, y1 = everything[864]
-    assert (x1 - x0) * (y1 - y0) < w * h
-    # No index unsure and no card doubtful (a photo in doubt only for its count): no close look.
-    none_unsure = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=0.0, second_look_fewer_than=6,
-                                                          second_reading_below=0.0, close_look_sizes=(864,)))
-    assert set(_windows_seen(none_unsure, path)) == {608, 736}
-
-
-def test_the_close_look_window_is_the_unsure_boxes_grown_by_their_median_height():
-    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(close_look_window=1))
-    img = np.zeros((1000, 2000, 3), np.uint8)
-    unsure = boxes((500, 400, 520, 440, 0.9), (900, 400, 920, 430, 0.9))
-    assert recognizer.second_look_window(img, unsure.xyxy, recognizer.config.close_look_window) == (465, 365, 955, 475)
-
-
-# -- a zoomed look at the cards of a photo taken from afar ---------------------------------------
 
 def _from_afar(path: str, frac: float = 0.3) -> bytes:
     """The sample photo taken from farther away: ``frac`` of a 12 MP frame's width (training.afar)."""
@@ -296,58 +271,3 @@ def test_the_zoomed_look_is_taken_only_where_it_enlarges_the_cards(photo):
     recognizer.recognize(far)  # read at half size, 2000 x 1500, as its JPEG would decode
     zoomed = [(shape, size) for shape, size in sizes if shape != (1500, 2000)]
     assert len(zoomed) == 1 and zoomed[0][1] == 608 and max(zoomed[0][0]) < 1000  # the cards' region only
-
-
-# -- faint boxes: a new index the detector scored low counts only where it reads surely as a card ----
-
-def test_a_new_index_led_by_a_faint_box_is_faint_and_main_or_firm_ones_are_not():
-    confidence = np.array([0.05, 0.1, 0.4, 0.2], np.float32)  # one main box, then three from second looks
-    groups = [[0, 3], [1], [2]]
-    assert faint_new_indices(groups, confidence, n_main=1, line=0.3).tolist() == [False, True, False]
-
-
-def _stubbed(config: RecognizerConfig, readings: dict[int, tuple[str, float]], wide: int = 10) -> Recognizer:
-    """A recognizer whose detector finds one main box at x = 0 (score 0.8) and, at the second-look sizes,
-    faint boxes (score 0.1, ``wide`` pixels wide) at each other x of ``readings``; its classifier reads
-    the box at x as ``readings[x]`` (card, probability), the rest of the probability on "not a card"."""
-    recognizer = Recognizer(MODELS_DIR, config)
-    names = [str(c) if c else None for c in recognizer.class_cards]
-    none = names.index(None)
-
-    def detect(img: np.ndarray, size: int | None = None, window=None) -> Detections:
-        xs = [0] if size is None else [x for x in readings if x]
-        return boxes(*((x, 0, x + (10 if size is None else wide), 20, 0.8 if size is None else 0.1) for x in xs))
-
-    def classify(img: np.ndarray, indices: Detections) -> np.ndarray:
-        probs = np.zeros((len(indices), len(names)), np.float32)
-        for row, x in enumerate(indices.xyxy[:, 0]):
-            card, p = readings[int(x)]
-            probs[row, names.index(card)], probs[row, none] = p, 1 - p
-        return probs
-
-    recognizer.detect_indices, recognizer.classify = detect, classify
-    return recognizer
-
-
-def test_a_faint_new_box_read_surely_as_a_card_is_a_card_and_one_read_unsurely_is_not():
-    readings = {0: ("AS", 1.0), 50: ("7H", 0.95), 100: ("9C", 0.8)}
-    img = np.full((300, 400, 3), (90, 140, 60), np.uint8)  # a green table
-    config = RecognizerConfig(zoom_look_span=None, faint_box_confidence=0.05, faint_box_reading=0.9)
-    assert [str(c) for c in _stubbed(config, readings).recognize(img).cards] == ["AS", "7H"]
-
-
-def test_without_faint_boxes_a_box_only_a_second_look_scored_low_is_not_read():
-    readings = {0: ("AS", 1.0), 50: ("7H", 0.95)}
-    img = np.full((300, 400, 3), (90, 140, 60), np.uint8)  # a green table
-    config = RecognizerConfig(zoom_look_span=None, faint_box_confidence=None)
-    assert [str(c) for c in _stubbed(config, readings).recognize(img).cards] == ["AS"]
-
-
-def test_a_faint_new_box_over_a_firmer_box_is_not_a_card_however_surely_read():
-    # A box from x = -1 to 24 takes in the main box (0 to 10) whole, yet overlaps it too little
-    # (IoU 0.4) to be another reading of it: on a real photo, a faint box round a 3's index and the pip
-    # beside it read 5C at 0.93.
-    readings = {0: ("3C", 0.95), -1: ("5C", 0.99)}
-    img = np.full((300, 400, 3), (90, 140, 60), np.uint8)
-    config = RecognizerConfig(zoom_look_span=None, faint_box_confidence=0.05, faint_box_reading=0.9)
-    assert [str(c) for c in _stubbed(config, readings, wide=25).recognize(img).cards] == ["3C"]

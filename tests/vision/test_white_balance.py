@@ -88,17 +88,3 @@ def test_made_light_is_the_same_photo_each_time_and_darker(tmp_path):
         in_light(lambda *a: None, "candle")
 
 
-@pytest.mark.skipif(not (MODELS_DIR / "detector.onnx").exists(), reason="the shipped models are not there")
-def test_eval_reads_labelled_photos_in_made_light(capsys):
-    import json
-
-    from api.cli import main
-
-    samples = str(SAMPLE.parent)
-    assert main(["eval", samples, "--light", "dim-warm", "--json"]) == 0
-    (figures,) = json.loads(capsys.readouterr().out)
-    assert figures["name"].endswith("in dim-warm light") and figures["photos"] == 5
-    assert figures["card_accuracy"] == 1.0 and figures["false_cards"] == 0
-    with pytest.raises(SystemExit) as refused:  # argparse's usage error: the message and exit status 2
-        main(["eval", samples, "--light", "candle"])
-    assert refused.value.code == 2 and "--light" in capsys.readouterr().err

@@ -1,0 +1,151 @@
+"""Index readings into cards: one card per identity, its corners' evidence combined.
+
+A deck holds each card once, so indices read as the same card are that card's corners; boxes
+that nest in one place are one index; the looks at other sizes are grouped by index first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scorer.cards import Card
+from vision.detections import Detections, Expected, box_iou, box_overlaps
+
+
+def geometric_mean(readings: np.ndarray) -> np.ndarray:
+    """(K, N, classes) probabilities -> (N, classes): the normalised geometric mean over K. Unlike
+    the plain mean, one reading that rules a class out pulls it down: readings that disagree make
+    an unsure result rather than a confident wrong one."""
+    logp = np.log(np.clip(readings, 1e-6, 1)).mean(axis=0)
+    p = np.exp(logp - logp.max(axis=1, keepdims=True))
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def nested(xyxy: np.ndarray, min_cover: float = 0.0) -> np.ndarray:
+    """(N, N): whether boxes i and j nest, the centre of one inside the other: two boxes on one
+    index (one place holds one index), however differently sized. With ``min_cover``, they must
+    also share at least that fraction of the smaller box: in a tight fan the boxes on two
+    neighbouring indices overlap enough for a centre to fall inside the other box, yet share
+    little of either (``RecognizerConfig.nest_cover``)."""
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    inside = ((centres[:, None, 0] >= xyxy[None, :, 0]) & (centres[:, None, 0] <= xyxy[None, :, 2])
+              & (centres[:, None, 1] >= xyxy[None, :, 1]) & (centres[:, None, 1] <= xyxy[None, :, 3]))
+    nest = inside | inside.T
+    if min_cover > 0:
+        shared, area_a, area_b = box_overlaps(xyxy, xyxy)
+        nest &= shared >= min_cover * np.maximum(np.minimum(area_a[:, None], area_b[None, :]), 1e-6)
+    return nest
+
+
+def _outread(xyxy: np.ndarray, best: np.ndarray, sure: np.ndarray, is_card: np.ndarray,
+             min_cover: float = 0.0) -> np.ndarray:
+    """Per index: whether a surer reading of a different card sits in the same place (:func:`nested`)."""
+    n = len(best)
+    surer = (sure[None, :] > sure[:, None]) | ((sure[None, :] == sure[:, None]) & (np.arange(n)[None, :] > np.arange(n)[:, None]))
+    rival = nested(xyxy, min_cover) & (best[:, None] != best[None, :]) & is_card[None, :] & surer
+    return is_card & rival.any(axis=1)
+
+
+def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card | None],
+                  card_confidence: float, sure_index_confidence: float = 0.0,
+                  nest_cover: float = 0.0, expected: Expected | None = None,
+                  fill_floor: float = 0.0) -> Detections:
+    """One detection per card: indices read as the same card are its two corners.
+
+    ``probs`` (N, classes) are the classifier's readings of the N indices; ``class_cards`` names
+    the classes (``None`` for "not a card"). An index goes to the card it most likely shows,
+    unless "not a card" is likelier. A card's indices combine by summing log-probabilities,
+    so a clear reading of one corner outweighs a blurred other corner; the card is kept when
+    the combined probability reaches ``card_confidence`` and one of its indices alone reads it
+    at ``sure_index_confidence`` or more. Sorted left to right, as a player
+    reads a row.
+
+    One place holds one index: boxes that nest (the centre of one inside the other, sharing at
+    least ``nest_cover`` of the smaller box) but read as different cards are the detector's second
+    guesses at one index, half of it cut by an overlapping card or a pip beside it taken in, so
+    only the surest reading among them counts.
+
+    With ``expected`` (the player said how many cards the photo holds, :class:`Expected`), where
+    fewer cards pass the line the likeliest of those short of it (at ``fill_floor`` or more) make
+    up the number (``made_up`` on their rows); a card ``expected.besides`` names is not counted.
+    Of more cards than expected none is dropped here: the count sets the least sure aside and says
+    so (:func:`vision.starter.surest`).
+    """
+    none = [i for i, c in enumerate(class_cards) if c is None]
+    card_probs = probs.copy()
+    card_probs[:, none] = 0
+    best = card_probs.argmax(axis=1)
+    is_card = card_probs[np.arange(len(best)), best] > probs[:, none].max(axis=1, initial=0)
+    is_card &= ~_outread(indices.xyxy, best, card_probs.max(axis=1), is_card, nest_cover)
+    groups: dict[int, list[int]] = {}
+    for i in np.flatnonzero(is_card):
+        groups.setdefault(int(best[i]), []).append(int(i))
+    rows, short = [], []
+    for cls, members in groups.items():
+        logp = np.log(np.clip(probs[members], 1e-6, 1)).sum(axis=0)
+        joint = np.exp(logp - logp.max())
+        joint /= joint.sum()
+        # The detector's score already gated each index (index_confidence); multiplying it in
+        # again would punish real photos twice, where it runs lower than on synthetic ones.
+        p_card = float(joint[cls])
+        boxes = indices.xyxy[members]
+        union = np.array([boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max()])
+        row = (class_cards[cls], p_card, union, boxes)
+        passed = p_card >= card_confidence and probs[members, cls].max() >= sure_index_confidence
+        (rows if passed else short).append(row)
+    made_up = _making_up(rows, short, expected, fill_floor) if expected is not None else []
+    rows = [(*r, False) for r in rows] + [(*r, True) for r in made_up]
+    if not rows:
+        return Detections.empty()
+    rows.sort(key=lambda r: (r[2][0], r[2][1]))
+    return Detections(
+        xyxy=np.stack([r[2] for r in rows]),
+        confidence=np.array([r[1] for r in rows]),
+        cards=tuple(r[0] for r in rows),
+        indices=tuple(r[3] for r in rows),
+        data={"made_up": np.array([r[4] for r in rows])} if expected is not None else {},
+    )
+
+
+def _making_up(kept: list[tuple], short: list[tuple], expected: Expected, floor: float) -> list[tuple]:
+    """The rows (card, confidence, ...) of ``short`` that bring ``kept`` up to ``expected.cards``: the
+    likeliest, at ``floor`` or more; ``expected.besides`` neither counted nor taken."""
+    counted = sum(r[0] != expected.besides for r in kept)
+    likeliest = sorted((r for r in short if r[0] != expected.besides and r[1] >= floor), key=lambda r: -r[1])
+    return likeliest[: max(expected.cards - counted, 0)]
+
+
+def group_looks(main: Detections, others: Detections, iou: float,
+                confidence: float) -> tuple[Detections, list[list[int]]]:
+    """The indices of several looks at one photo: ``main``'s boxes, each a group of its own, and
+    ``others`` (the detector's boxes at other sizes) taken surest first: a box overlapping a main
+    box at ``iou`` or more joins its group (another reading of that index), else one overlapping an
+    earlier new group's first box joins that, else, scored ``confidence`` or more, it starts a new
+    group (an index the main look missed); the rest are dropped. Main boxes win over new ones, so
+    a second look never moves an index the main look found.
+
+    Returns the boxes to read (``main``'s, then the kept ``others``) and, per group, its rows in
+    those boxes, the group's leading box first.
+    """
+    n = len(main)
+    groups = [[i] for i in range(n)]
+    if not len(others):
+        return main, groups
+    xyxy, conf = list(main.xyxy), list(main.confidence)
+    for j in np.argsort(-others.confidence, kind="stable"):
+        leaders = np.array([xyxy[g[0]] for g in groups], np.float32).reshape(-1, 4)
+        on = box_iou(others.xyxy[j : j + 1], leaders)[0]
+        if n and on[:n].max() >= iou:
+            group = int(on[:n].argmax())
+        elif len(on) and on.max() >= iou:
+            group = int(on.argmax())
+        elif others.confidence[j] >= confidence:
+            group = len(groups)
+            groups.append([])
+        else:
+            continue
+        groups[group].append(len(xyxy))
+        xyxy.append(others.xyxy[j])
+        conf.append(others.confidence[j])
+    boxes = Detections(xyxy=np.array(xyxy, np.float32).reshape(-1, 4), confidence=np.array(conf, np.float32))
+    return boxes, groups
