@@ -51,7 +51,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cribcount-lab: error: unknown command {name!r}\n{usage()}", file=sys.stderr)
         return 2
     module = importlib.import_module(COMMANDS[name][0])
-    return int(module.main(rest) or 0)
+    try:
+        return int(module.main(rest) or 0)
+    except (ValueError, OSError) as exc:  # a bad option or file: one line, as the runtime CLI says it
+        print(f"cribcount-lab {name}: error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -243,7 +243,7 @@ def test_a_numbered_board_is_the_same_board_with_counts_printed_beside_its_track
 
 
 def test_cli_board_chance_outside_zero_to_one_is_an_error(tmp_path, capsys):
-    from api.cli import main
+    from training.__main__ import main
 
     assert main(["synth", "--out", str(tmp_path / "out"), "--n", "1", "--board-chance", "1.5"]) == 2
     assert "--board-chance must be between 0 and 1" in capsys.readouterr().err
@@ -447,7 +447,7 @@ def test_back_corner_crops_are_extra_none_crops_and_leave_the_others_as_they_wer
 
 
 def test_cli_back_corners_of_a_folder_without_scenes_is_an_error(tmp_path, capsys):
-    from api.cli import main
+    from training.__main__ import main
 
     assert main(["synth", "--out", str(tmp_path / "out"), "--back-corners-of", str(tmp_path)]) == 2
     assert "no yolo/images/" in capsys.readouterr().err
@@ -461,7 +461,7 @@ def test_size_spec_rejects_nonsense():
 
 
 def test_cli_synth_writes_a_checked_sheet(tmp_path, capsys):
-    from api.cli import main
+    from training.__main__ import main
 
     sheet = tmp_path / "sheet.jpg"
     rc = main(["synth", "--out", str(tmp_path / "out"), "--n", "2", "--seed", "1", "--split", "train",
