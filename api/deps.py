@@ -16,6 +16,7 @@ from typing import Annotated, Protocol
 from fastapi import Depends, HTTPException, Request, status
 
 from api.settings import Settings, get_settings
+from api.workers import PhotoReader
 from vision.detections import Detections, Expected
 from vision.image_io import Photo
 from vision.recognizer import RecognizerConfig
@@ -35,6 +36,13 @@ class LoadedRecognizer:
 
     recognizer: PhotoRecognizer | None
     error: str | None = None
+    in_workers: bool = False
+    """The models are loaded in the photo worker processes (:mod:`api.workers`), not here."""
+
+    @property
+    def ready(self) -> bool:
+        """Whether photos can be read."""
+        return self.error is None and (self.recognizer is not None or self.in_workers)
 
 
 def load_recognizer(settings: Settings) -> LoadedRecognizer:
@@ -50,8 +58,8 @@ def load_recognizer(settings: Settings) -> LoadedRecognizer:
         return LoadedRecognizer(None, f"the card recognizer failed to load: {type(exc).__name__}: {exc}")
 
 
-def get_loaded(request: Request) -> LoadedRecognizer:
-    """The recognizer state the lifespan stored on the app."""
+async def get_loaded(request: Request) -> LoadedRecognizer:
+    """The recognizer state the lifespan stored on the app (async: no thread-pool wait for it)."""
     return request.app.state.recognizer
 
 
@@ -62,6 +70,14 @@ def get_recognizer(loaded: Annotated[LoadedRecognizer, Depends(get_loaded)]) -> 
     return loaded.recognizer
 
 
+async def get_reader(request: Request, loaded: Annotated[LoadedRecognizer, Depends(get_loaded)]) -> PhotoReader:
+    """What reads a photo (worker processes, or this process), or 503 with the reason the models are not there."""
+    if not loaded.ready:
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, loaded.error or "the card recognizer is not loaded")
+    return request.app.state.reader
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 LoadedDep = Annotated[LoadedRecognizer, Depends(get_loaded)]
 RecognizerDep = Annotated[PhotoRecognizer, Depends(get_recognizer)]
+ReaderDep = Annotated[PhotoReader, Depends(get_reader)]

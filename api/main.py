@@ -16,12 +16,15 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from starlette.formparsers import MultiPartParser
 
-from api.deps import LoadedRecognizer, PhotoRecognizer, load_recognizer
+from api.admission import Admission, PhotoGate
+from api.deps import LoadedRecognizer, PhotoRecognizer
 from api.limits import BodyLimit
 from api.routers import count, health, peg, score
 from api.settings import Settings, get_settings
+from api.workers import PhotoReader, ProcessReader, ThreadReader, WorkerLimits
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
@@ -45,24 +48,42 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
 
 
 def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | None = None) -> FastAPI:
-    """The service. ``recognizer`` replaces the ONNX models (loaded from ``settings.models_dir``)."""
+    """The service. ``recognizer`` replaces the ONNX models (loaded from ``settings.models_dir`` in
+    photo worker processes) and reads photos in this process unless ``settings.photo_workers`` is set."""
     settings = settings or get_settings()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        loaded = LoadedRecognizer(recognizer) if recognizer is not None else load_recognizer(settings)
+        reader: PhotoReader
+        if recognizer is not None and settings.photo_workers is None:
+            loaded, reader = LoadedRecognizer(recognizer), ThreadReader(recognizer)
+        else:  # photos are decoded and read in worker processes, which load the models
+            limits = WorkerLimits(settings.photo_worker_count, settings.photo_threads,
+                                  settings.photo_timeout_s, settings.photo_memory_mb)
+            reader = ProcessReader(settings.models_dir, limits, recognizer)
+            loaded = LoadedRecognizer(recognizer, await reader.load_error(), in_workers=True)
         if loaded.error:
             logging.getLogger("uvicorn.error").warning("%s; /api/count will answer 503", loaded.error)
-        app.state.recognizer = loaded
-        yield
+        app.state.recognizer, app.state.reader = loaded, reader
+        try:
+            yield
+        finally:
+            reader.close()
 
-    app = FastAPI(title="cribcount", version="0.1.0", summary="Cribbage show counter",
-                  description=DESCRIPTION, lifespan=lifespan)
+    # FastAPIOffline: FastAPI with /docs and /redoc served from the package's own copies of their
+    # scripts, where FastAPI's load them from a CDN (a blank page offline).
+    app = FastAPIOffline(title="cribcount", version="0.1.0", summary="Cribbage show counter",
+                         description=DESCRIPTION, lifespan=lifespan)
     app.dependency_overrides[get_settings] = lambda: settings
     # Keep an upload up to the limit in RAM: Starlette would otherwise spool anything over 1 MB
     # to a temporary file, and photos are never to be written to disk. (Process-wide setting.)
     MultiPartParser.spool_max_size = max(MultiPartParser.spool_max_size, settings.max_body_bytes)
-    app.add_middleware(BodyLimit, max_body_bytes=settings.max_body_bytes, photo_limit=settings.max_photo_bytes)
+    app.add_middleware(BodyLimit, max_body_bytes=settings.max_body_bytes, photo_limit=settings.max_photo_bytes,
+                       timeout_s=settings.upload_timeout_s)
+    app.state.admission = Admission(settings.photo_capacity, settings.retry_after_s)
+    app.add_middleware(PhotoGate, admission=app.state.admission, paths=frozenset({"/api/count"}),
+                       drain_timeout_s=settings.upload_timeout_s,
+                       drain_max_bytes=8 * settings.max_body_bytes)  # added last: runs first
     app.add_exception_handler(RequestValidationError, _validation_error)
     for router in (count.router, score.router, peg.router, health.router):
         app.include_router(router)

@@ -13,7 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from api.counting import PhotoCount, explain
+from scorer.reasons import explain
+from vision.starter import PhotoCount
 from scorer.cards import Card
 from scorer.muggins import MAX_CLAIM, ClaimVerdict
 from scorer.pegging import Pegging, Seat
@@ -217,4 +218,15 @@ class HealthOut(BaseModel):
 
     status: Literal["ok"] = "ok"
     models_loaded: bool = Field(description="False: /api/count answers 503 until the models are installed.")
+    detail: str | None = Field(None, description="Why the models are not loaded.")
+
+
+class ReadyOut(BaseModel):
+    """Whether a photo sent now would be taken, and how full the photo queue is."""
+
+    ready: bool = Field(description="Models loaded and room in the queue.")
+    models_loaded: bool
+    photos_in_flight: int = Field(description="Photo requests in hand: uploading, queued or being read.")
+    photo_capacity: int = Field(description="The most this server process takes at once; more get 503.")
+    refused_busy: int = Field(description="Photo requests answered 503 (busy) since start-up.")
     detail: str | None = Field(None, description="Why the models are not loaded.")

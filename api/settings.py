@@ -1,7 +1,7 @@
 """Service settings: one frozen object, read from the environment once.
 
 Like a pydantic-settings ``Settings`` without the extra dependency: the runtime
-reads two variables, and tests replace :func:`get_settings` through FastAPI's
+reads a few ``CRIBCOUNT_*`` variables, and tests replace :func:`get_settings` through FastAPI's
 ``dependency_overrides`` or pass a :class:`Settings` to ``create_app``.
 """
 
@@ -28,17 +28,62 @@ class Settings(BaseModel):
     models_dir: Path = Field(MODELS_DIR, description="Folder with detector.onnx and classifier.onnx "
                                                      "(env CRIBCOUNT_MODELS).")
     max_photo_bytes: int = Field(MAX_BYTES, description="Largest photo accepted, in bytes (20 MB).")
+    server_processes: int = Field(1, ge=1, description="Server processes on this machine (env "
+                                  "CRIBCOUNT_SERVER_PROCESSES; `cribcount serve --workers N` sets it): "
+                                  "they share the cores among their photo workers.")
+    photo_workers: int | None = Field(None, ge=1, description="Worker processes that decode and read "
+                                      "photos, per server process (env CRIBCOUNT_PHOTO_WORKERS). Default: "
+                                      "one per core, shared among the server processes; a recognizer "
+                                      "handed to create_app runs in the server process unless this is set.")
+    photo_queue: int = Field(4, ge=0, description="Photos that may wait for a worker beyond those being "
+                             "read (env CRIBCOUNT_PHOTO_QUEUE); past that /api/count answers 503.")
+    photo_timeout_s: float = Field(8.0, gt=0, description="Wall time one photo may take to decode and read "
+                                   "in a worker before the worker is killed and the photo refused (422).")
+    photo_memory_mb: int = Field(600, ge=64, description="Memory a worker may take beyond its loaded "
+                                 "models for one photo.")
+    upload_timeout_s: float = Field(60.0, gt=0, description="Time a request body may take to arrive "
+                                    "(env CRIBCOUNT_UPLOAD_TIMEOUT): a slow or stalled upload is dropped "
+                                    "with 408. A phone's 5 MB photo over a 1 Mbit/s uplink takes ~40 s.")
+    retry_after_s: int = Field(2, ge=1, description="Retry-After of a 503 when the photo queue is full.")
 
     @property
     def max_body_bytes(self) -> int:
         """Largest request body: a photo at the limit plus its multipart framing."""
         return self.max_photo_bytes + _FORM_OVERHEAD_BYTES
 
+    @property
+    def photo_worker_count(self) -> int:
+        """Photo workers of this server process: as set, else its share of the cores."""
+        return self.photo_workers or max(1, _cores() // self.server_processes)
+
+    @property
+    def photo_threads(self) -> int:
+        """Cores (onnxruntime intra-op threads) per photo worker: workers x threads <= cores."""
+        return max(1, _cores() // (self.server_processes * self.photo_worker_count))
+
+    @property
+    def photo_capacity(self) -> int:
+        """Photo requests one server process takes at once: being read, or queued for a worker."""
+        return self.photo_worker_count + self.photo_queue
+
     @classmethod
     def from_env(cls) -> Settings:
-        """Settings from ``CRIBCOUNT_MODELS`` (the models folder), defaults otherwise."""
-        models = os.environ.get("CRIBCOUNT_MODELS")
-        return cls(models_dir=Path(models)) if models else cls()
+        """Settings from ``CRIBCOUNT_*`` environment variables, defaults otherwise."""
+        values: dict[str, object] = {}
+        for name, field in _ENV.items():
+            if os.environ.get(name):
+                values[field] = os.environ[name]
+        return cls(**values)
+
+
+_ENV = {"CRIBCOUNT_MODELS": "models_dir", "CRIBCOUNT_SERVER_PROCESSES": "server_processes",
+        "CRIBCOUNT_PHOTO_WORKERS": "photo_workers", "CRIBCOUNT_PHOTO_QUEUE": "photo_queue",
+        "CRIBCOUNT_UPLOAD_TIMEOUT": "upload_timeout_s"}
+
+
+def _cores() -> int:
+    """Cores this process may run on (its affinity: a container's or taskset's share)."""
+    return len(os.sched_getaffinity(0))
 
 
 @lru_cache(maxsize=1)

@@ -1,7 +1,8 @@
 """POST /api/count: a photo of the show -> the cards, the starter and the itemized count.
 
-The photo is read into memory, decoded and recognized, and dropped with the
-request: it is never written anywhere.
+The photo is read into memory, decoded and recognized (in a worker process: :mod:`api.workers`),
+and dropped with the request: it is never written anywhere. The route is async, so waiting for a
+worker holds no thread; at most ``photo_capacity`` such requests are in hand (:mod:`api.admission`).
 """
 
 from __future__ import annotations
@@ -11,14 +12,15 @@ from typing import Annotated
 from fastapi import APIRouter, File, Form, HTTPException, UploadFile, status
 from fastapi.responses import JSONResponse
 
-from api.counting import count_detections
-from api.deps import RecognizerDep
+from api.deps import ReaderDep
 from api.schemas import CountOut, ErrorOut, NotAShowOut
 from scorer.cards import Card, InvalidCardError
 from scorer.muggins import MAX_CLAIM, InvalidClaimError
 from scorer.show import InvalidHandError
-from vision.image_io import MAX_BYTES, ImageError, decode_photo
+from api.workers import ModelsNotLoaded
+from vision.image_io import MAX_BYTES, ImageError, UnsupportedImage
 from vision.starter import CardCountError, show_in_view
+from vision.starter import count_photo as count_show
 
 router = APIRouter(prefix="/api", tags=["photo"])
 
@@ -38,16 +40,21 @@ def parse_starter(text: str | None) -> Card | None:
     response_model=CountOut,
     summary="Count the show in a photo",
     responses={
+        408: {"model": ErrorOut, "description": "The upload took longer than the server waits for one."},
         413: {"model": ErrorOut, "description": "The photo is over 20 MB."},
+        415: {"model": ErrorOut, "description": "An image of a format not accepted (GIF, BMP, TIFF...)."},
         422: {"model": NotAShowOut | ErrorOut,
-              "description": "Not a readable photo (not an image, truncated, over 50 megapixels), a bad "
-                             "field, or a photo that does not hold a show (then the cards seen are listed)."},
-        503: {"model": ErrorOut, "description": "The recognition models are not installed."},
+              "description": "Not a readable photo (not an image, truncated, over 50 megapixels, too costly "
+                             "to decode), a bad field, or a photo that does not hold a show (then the cards "
+                             "seen are listed)."},
+        503: {"model": ErrorOut, "description": "The recognition models are not installed, or the server "
+                                                "is busy (then with Retry-After)."},
     },
 )
-def count_photo(
-    recognizer: RecognizerDep,
-    photo: Annotated[UploadFile, File(description="JPEG, PNG, WebP or HEIC; at most 20 MB and 50 megapixels.")],
+async def count_photo(
+    reader: ReaderDep,
+    photo: Annotated[UploadFile | str, File(description="JPEG, PNG, WebP, HEIC or AVIF; at most 20 MB and 50 "
+                                                        "megapixels.")],
     crib: Annotated[bool, Form(description="Count as the crib (a 4-card flush does not score).")] = False,
     starter: Annotated[str | None, Form(description="The starter, e.g. 5C: required when the photo shows "
                                                     "only the 4 hand cards; with 5 it picks which is the starter.")] = None,
@@ -56,18 +63,25 @@ def count_photo(
     """Recognize the cards as a show (five, or four besides a named starter: the likeliest such set),
     find the starter from the layout, count the show and check the claim."""
     given = parse_starter(starter)
-    data = photo.file.read()
+    if isinstance(photo, str):  # a form field without a filename: the page or client sent text
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
+                            "photo: send the photo as a file (a multipart part with a filename), not as text")
+    data = await photo.read()
     try:
-        decoded = decode_photo(data, min_long_side=recognizer.config.min_long_side)
+        reading = await reader.read(data, show_in_view(given))
+    except UnsupportedImage as exc:
+        raise HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE, f"photo: {exc}") from None
     except ImageError as exc:
         code = status.HTTP_413_CONTENT_TOO_LARGE if len(data) > MAX_BYTES else status.HTTP_422_UNPROCESSABLE_CONTENT
         raise HTTPException(code, f"photo: {exc}") from None
-    detections = recognizer.recognize_photo(decoded, show_in_view(given))
+    except ModelsNotLoaded as exc:
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from None
+    detections, size = reading.detections, reading.original_size
     try:
-        result = count_detections(detections, crib=crib, starter=given, claim=claim)
+        result = count_show(detections, crib=crib, starter=given, claim=claim)
     except CardCountError as exc:
-        body = NotAShowOut.from_detections(str(exc), detections, decoded.original_size)
+        body = NotAShowOut.from_detections(str(exc), detections, size)
         return JSONResponse(body.model_dump(), status_code=status.HTTP_422_UNPROCESSABLE_CONTENT)
     except (InvalidHandError, InvalidClaimError) as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc)) from None
-    return CountOut.from_count(result, decoded.original_size)
+    return CountOut.from_count(result, size)

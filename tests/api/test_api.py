@@ -250,23 +250,30 @@ def test_without_models_the_service_starts_and_photos_get_503(tmp_path):
         assert c.post("/api/score", json={"hand": ["5H", "5D", "5S", "JC"], "starter": "5C"}).json()["total"] == 29
 
 
-def test_models_are_loaded_once_at_start_up(tmp_path, monkeypatch):
-    import api.deps
+def test_photo_workers_start_once_at_start_up_and_read_every_photo(tmp_path, monkeypatch):
+    from api.workers import ThreadReader
 
-    loads = []
-    monkeypatch.setattr(api.deps, "load_recognizer",
-                        lambda settings: loads.append(settings) or api.deps.LoadedRecognizer(FakeRecognizer()))
-    monkeypatch.setattr("api.main.load_recognizer", api.deps.load_recognizer)
-    with TestClient(create_app(Settings(models_dir=tmp_path))) as c:
+    started = []
+
+    class Workers(ThreadReader):  # stands in for the worker pool: reads in this process
+        def __init__(self, models_dir, limits, recognizer=None):
+            started.append((models_dir, limits))
+            super().__init__(FakeRecognizer())
+
+        async def load_error(self):
+            return None
+
+    monkeypatch.setattr("api.main.ProcessReader", Workers)
+    with TestClient(create_app(Settings(models_dir=tmp_path, photo_workers=2))) as c:
         for _ in range(3):
-            post_photo(c, show_photo())
+            assert post_photo(c, show_photo()).status_code == 422  # the double knows no photo: no cards
         assert c.get("/api/health").json()["models_loaded"] is True
-    assert len(loads) == 1
+    assert len(started) == 1 and started[0][0] == tmp_path and started[0][1].workers == 2
 
 
 def test_openapi_describes_every_route_and_field(client):
     spec = client.get("/openapi.json").json()
-    assert set(spec["paths"]) == {"/api/count", "/api/score", "/api/peg", "/api/health"}
+    assert {"/api/count", "/api/score", "/api/peg", "/api/health", "/api/ready"} <= set(spec["paths"])
     count = spec["paths"]["/api/count"]["post"]
     form_ref = count["requestBody"]["content"]["multipart/form-data"]["schema"]["$ref"].split("/")[-1]
     form = spec["components"]["schemas"][form_ref]

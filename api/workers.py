@@ -1,0 +1,208 @@
+"""Where /api/count decodes and reads a photo: in worker processes, bounded in time and memory.
+
+The header checks (:mod:`vision.formats`) refuse every known bomb before a pixel is decoded; what
+remains (a photo under the limits that is still slow or greedy to decode, a model run that goes
+wrong) runs in a pool of worker processes (pebble's ``ProcessPool``: it kills a worker whose task
+passes its timeout and starts a new one). Each worker loads the models once, caps its own data
+memory (``RLIMIT_DATA``) at what it used after loading plus ``memory_mb``, and holds ``threads`` CPU
+cores that no other worker holds (CPU affinity: onnxruntime sizes its thread pool to it, so workers x
+threads = cores however many server processes share the machine). The worst photo costs one worker ``timeout_s`` and
+``memory_mb``, and gets a 422 with the reason; the server process itself never decodes a
+stranger's pixels.
+
+A recognizer handed to ``create_app`` (a test's double, or code embedding the service) runs in
+the server process instead (:class:`ThreadReader`), unless settings ask for workers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import multiprocessing
+import os
+import resource
+import tempfile
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from pebble import ProcessExpired, ProcessPool
+from starlette.concurrency import run_in_threadpool
+
+from vision.detections import Detections, Expected
+from vision.image_io import UPLOAD, ImageError, decode_photo
+
+
+@dataclass(frozen=True)
+class PhotoReading:
+    """What a photo held, and its size (the boxes are in its pixels)."""
+
+    detections: Detections
+    original_size: tuple[int, int]
+
+
+class PhotoTooCostly(ImageError):
+    """The photo passed the time or memory a photo may take to decode and read."""
+
+
+class ModelsNotLoaded(RuntimeError):
+    """The worker has no recognizer: the model files are missing or broken (HTTP 503)."""
+
+
+class PhotoReader(Protocol):
+    """What the count route needs: a photo's bytes in, its cards out."""
+
+    async def read(self, data: bytes, expected: Expected | None) -> PhotoReading: ...
+
+    def close(self) -> None: ...
+
+
+def read_photo_bytes(recognizer: object, data: bytes, expected: Expected | None) -> PhotoReading:
+    """Decode an uploaded photo (upload limits) and recognize its cards."""
+    decoded = decode_photo(data, min_long_side=recognizer.config.min_long_side, limits=UPLOAD)  # type: ignore[attr-defined]
+    return PhotoReading(recognizer.recognize_photo(decoded, expected), decoded.original_size)  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class ThreadReader:
+    """Photos read in the server process's thread pool, by a recognizer handed over in memory."""
+
+    recognizer: object
+
+    async def read(self, data: bytes, expected: Expected | None) -> PhotoReading:
+        return await run_in_threadpool(read_photo_bytes, self.recognizer, data, expected)
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+@dataclass(frozen=True)
+class WorkerLimits:
+    """How many worker processes read photos, and what one photo may cost in one of them."""
+
+    workers: int
+    threads: int
+    """CPU cores (so onnxruntime threads) each worker holds."""
+    timeout_s: float
+    memory_mb: int
+
+
+class ProcessReader:
+    """Photos read by ``limits.workers`` worker processes, each with the models loaded once."""
+
+    def __init__(self, models_dir: Path, limits: WorkerLimits, recognizer: object | None = None) -> None:
+        self.limits = limits
+        # spawn, not fork: the server process runs threads (uvicorn, onnxruntime) that a fork copies
+        # mid-flight; the workers import the runtime afresh.
+        self._pool = ProcessPool(max_workers=limits.workers, initializer=_start_worker,
+                                 initargs=(str(models_dir), recognizer, limits.threads, limits.memory_mb),
+                                 context=multiprocessing.get_context("spawn"))
+
+    async def load_error(self) -> str | None:
+        """Why the workers have no recognizer (``None``: loaded); waits for a worker to start."""
+        return await asyncio.wrap_future(self._pool.submit(_load_error, None))
+
+    async def read(self, data: bytes, expected: Expected | None) -> PhotoReading:
+        future = self._pool.submit(_read_in_worker, self.limits.timeout_s, data, expected)
+        try:
+            return await asyncio.wrap_future(future)
+        except FutureTimeout:
+            raise PhotoTooCostly(f"the photo took over {self.limits.timeout_s:g} s to decode and read; "
+                                 f"send a smaller JPEG") from None
+        except ProcessExpired:  # killed by the kernel or a crashed decoder: the worker is replaced
+            raise PhotoTooCostly(f"decoding the photo took more than the {self.limits.memory_mb} MB a "
+                                 f"photo may use; send a smaller JPEG") from None
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+
+    def close(self) -> None:
+        """Stop the workers (at shutdown)."""
+        self._pool.stop()
+        self._pool.join(timeout=10)
+
+
+# -- inside a worker process ----------------------------------------------------------------------
+
+_recognizer: object | None = None
+_error: str | None = None
+_memory_mb = 0
+
+
+def _start_worker(models_dir: str, recognizer: object | None, threads: int, memory_mb: int) -> None:
+    """Hold free cores, load the models, then cap this process's data memory."""
+    global _recognizer, _error, _memory_mb
+    _claim_cores(threads)
+    from PIL import Image
+
+    # Pillow refuses, from the header, images over twice this: the upload limit, in this process.
+    Image.MAX_IMAGE_PIXELS = UPLOAD.pixels // 2
+    if recognizer is None:
+        from api.deps import load_recognizer
+        from api.settings import Settings
+
+        loaded = load_recognizer(Settings(models_dir=Path(models_dir)))
+        recognizer, _error = loaded.recognizer, loaded.error
+    _recognizer, _memory_mb = recognizer, memory_mb
+    _cap_data_memory(memory_mb)
+
+
+def _load_error() -> str | None:
+    return _error
+
+
+def _read_in_worker(data: bytes, expected: Expected | None) -> PhotoReading:
+    if _recognizer is None:
+        raise ModelsNotLoaded(_error or "the card recognizer is not loaded")
+    try:
+        return read_photo_bytes(_recognizer, data, expected)
+    except MemoryError:
+        raise PhotoTooCostly(f"decoding the photo took more than the {_memory_mb} MB a photo may use; "
+                             f"send a smaller JPEG") from None
+    except Exception as exc:
+        # OpenCV says "Insufficient memory" in a cv2.error when the cap is reached mid-decode.
+        if "memory" in str(exc).lower() and not isinstance(exc, ImageError):
+            raise PhotoTooCostly(f"decoding the photo took more than the {_memory_mb} MB a photo may "
+                                 f"use; send a smaller JPEG") from None
+        raise
+
+
+def _claim_cores(n: int) -> None:
+    """Hold ``n`` CPU cores that no other worker on this machine holds (an advisory lock file per
+    core, released when the process ends) and run on them alone, so onnxruntime starts ``n`` intra-op
+    threads. With fewer free (more workers than cores) it holds those; with none, it keeps them all."""
+    cores = sorted(os.sched_getaffinity(0))
+    if n >= len(cores):
+        return
+    folder = Path(tempfile.gettempdir()) / "cribcount-cores"
+    folder.mkdir(exist_ok=True)
+    held = []
+    for core in cores:
+        handle = open(folder / f"core-{core}.lock", "w")  # noqa: SIM115 - held for the process's life
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            continue
+        held.append((core, handle))
+        if len(held) == n:
+            break
+    _core_locks.extend(handle for _, handle in held)
+    if held:
+        os.sched_setaffinity(0, {core for core, _ in held})
+
+
+_core_locks: list = []
+
+
+def _cap_data_memory(memory_mb: int) -> None:
+    """Limit heap and private mappings to what the loaded models use plus ``memory_mb``."""
+    used = 0
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmData:"):
+            used = int(line.split()[1]) * 1024
+    if used:
+        _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        limit = used + memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_DATA, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
