@@ -234,11 +234,10 @@ def _run_count(args: argparse.Namespace) -> int:
     from scorer.cards import Card
     from scorer.muggins import parse_claim
     from vision.annotate import CardAnnotator
-    from vision.image_io import not_a_file, read_photo
+    from vision.image_io import check_photo_file, read_photo
     from vision.starter import SURE, CardCountError, show_in_view
 
-    if not Path(args.photo).is_file():
-        raise CliError(not_a_file(Path(args.photo)))
+    check_photo_file(args.photo)  # a bomb or a non-photo refused from its header, before the models load
     starter = Card.parse(args.starter) if args.starter else None
     claimed = parse_claim(args.claim) if args.claim is not None else None
     if args.annotate:
@@ -289,7 +288,16 @@ def _register_serve(sub: argparse._SubParsersAction) -> None:
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the network in)")
     p.add_argument("--port", type=_port, default=8000, help="port, 1 to 65535 (default 8000)")
     p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx (default: models/)")
+    p.add_argument("--workers", type=_workers, default=1,
+                   help="server processes (default 1: one already uses every core, through its photo worker "
+                        "processes; more keep the service up if one fails; see docs/deploy.md)")
     p.set_defaults(handler=_run_serve)
+
+
+def _workers(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"a number of processes from 1 to 64, got {text!r}")
+    return int(text)
 
 
 def _port(text: str) -> int:
@@ -300,13 +308,24 @@ def _port(text: str) -> int:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
+    import errno
+    import socket
+
     import uvicorn
 
-    from api.main import create_app
-    from api.settings import Settings, get_settings
-
-    settings = Settings(models_dir=Path(args.models)) if args.models else get_settings()
-    uvicorn.run(create_app(settings), host=args.host, port=args.port)
+    try:  # a busy port is one line here, not uvicorn's six of log and traceback
+        with socket.create_server((args.host, args.port)):
+            pass
+    except OSError as exc:
+        why = "another server is there; choose another --port" if exc.errno == errno.EADDRINUSE else exc.strerror
+        raise CliError(f"cannot listen on {args.host}:{args.port}: {why}") from None
+    # The app is named, not handed over, so that each worker process builds its own (uvicorn starts
+    # processes by import string); its settings come from the environment they inherit.
+    if args.models:
+        os.environ["CRIBCOUNT_MODELS"] = str(Path(args.models).resolve())
+    os.environ["CRIBCOUNT_SERVER_PROCESSES"] = str(args.workers)
+    uvicorn.run("api.main:create_app", factory=True, host=args.host, port=args.port, workers=args.workers,
+                timeout_graceful_shutdown=10)
     return 0
 
 

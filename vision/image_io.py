@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.formats import TOO_BIG, FormatError, UnsupportedFormat, read_header
+from vision.formats import TOO_BIG, FormatError, Header, UnsupportedFormat, read_header
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 50_000_000
@@ -131,13 +131,7 @@ def decode_photo(data: bytes, *, min_long_side: int = 1600, limits: Limits = UPL
         raise ImageError("the file is empty")
     if len(data) > limits.bytes:
         raise ImageError(f"the file is {len(data) / 1e6:.1f} MB; the limit is {_mb(limits.bytes)}")
-    try:
-        header = read_header(data)  # format sniffed, structure bounded, size and EXIF: no pixels yet
-    except UnsupportedFormat as exc:
-        raise UnsupportedImage(str(exc)) from None
-    except FormatError as exc:
-        raise ImageError(f"the image is over {limits.pixels // 1_000_000} megapixels" if str(exc) == TOO_BIG
-                         else str(exc)) from None
+    header = _header(data, limits)  # format sniffed, structure bounded, size and EXIF: no pixels yet
     _check_pixels(*header.size, limits)
     # Some phones append data after the end-of-image marker, so look near the end, not at it.
     if header.format == "JPEG" and b"\xff\xd9" not in data[-_TRAILER_BYTES:]:
@@ -154,6 +148,16 @@ def decode_photo(data: bytes, *, min_long_side: int = 1600, limits: Limits = UPL
     img = _apply_orientation(_in_colour(img), header.orientation)
     h, w = img.shape[:2]
     return Photo(image=img, scale=float(factor), original_size=(w * factor, h * factor))
+
+
+def _header(data: bytes, limits: Limits) -> Header:
+    try:
+        return read_header(data)
+    except UnsupportedFormat as exc:
+        raise UnsupportedImage(str(exc)) from None
+    except FormatError as exc:
+        raise ImageError(f"the image is over {limits.pixels // 1_000_000} megapixels" if str(exc) == TOO_BIG
+                         else str(exc)) from None
 
 
 GREYSCALE = ("the photo is greyscale: without colour hearts and diamonds cannot be told from spades "
@@ -185,8 +189,28 @@ def _check_pixels(w: int, h: int, limits: Limits) -> None:
 
 
 def not_a_file(path: Path) -> str:
-    """Why ``path`` cannot be read as a photo when it is no file: a folder is named as one."""
-    return f"{path}: a folder, not a photo" if path.is_dir() else f"{path}: no such file"
+    """Why ``path`` cannot be read as a photo when it is no regular file: a folder or a device (such as
+    /dev/null) is named as one, and "no such file" kept for a path that is not there."""
+    if path.is_dir():
+        return f"{path}: a folder, not a photo"
+    if path.exists():
+        return f"{path}: not a regular file (a device, pipe or socket), not a photo"
+    return f"{path}: no such file"
+
+
+def check_photo_file(path: str | Path, *, limits: Limits = LOCAL) -> None:
+    """Refuse a photo file that :func:`read_photo` would refuse from its header alone (not a file,
+    too big, a format not accepted, over the pixel limit), without decoding it: the CLI asks this
+    before it spends a second loading the models."""
+    p = Path(path)
+    if not p.is_file():
+        raise ImageError(not_a_file(p))
+    if p.stat().st_size > limits.bytes:
+        raise ImageError(f"{p}: {p.stat().st_size / 1e6:.1f} MB; the limit is {_mb(limits.bytes)}")
+    data = p.read_bytes()
+    if not data:
+        raise ImageError("the file is empty")
+    _check_pixels(*_header(data, limits).size, limits)
 
 
 def read_photo(path: str | Path, *, min_long_side: int = 1600, limits: Limits = LOCAL) -> Photo:

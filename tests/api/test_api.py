@@ -4,6 +4,7 @@ The recognizer is the test double from ``support`` (cards by photo size)
 until the trained models exist; everything after recognition is the real code.
 """
 
+import os
 import tempfile
 
 import numpy as np
@@ -312,9 +313,25 @@ def test_serve_runs_the_app_on_the_host_and_port_given(monkeypatch, tmp_path):
     from api.cli import main
 
     ran = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port: ran.update(host=host, port=port))
+    for name in ("CRIBCOUNT_MODELS", "CRIBCOUNT_SERVER_PROCESSES"):  # restored after the test
+        monkeypatch.setenv(name, "")
+    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, workers, **_: ran.update(
+        app=app, host=host, port=port, workers=workers))
     assert main(["serve", "--host", "0.0.0.0", "--port", "8123", "--models", str(tmp_path)]) == 0
-    assert ran == {"host": "0.0.0.0", "port": 8123}
+    assert ran == {"app": "api.main:create_app", "host": "0.0.0.0", "port": 8123, "workers": 1}
+    assert os.environ["CRIBCOUNT_MODELS"] == str(tmp_path.resolve())
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line(capsys):
+    import socket
+
+    from api.cli import main
+
+    with socket.create_server(("127.0.0.1", 0)) as busy:
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"cannot listen on 127.0.0.1:{port}: another server is there" in err
 
 
 @pytest.mark.parametrize("port", ["99999", "0", "http", "-1"])
