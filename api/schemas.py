@@ -9,7 +9,7 @@ Cards travel as notation (``5H``, ``10D``, ``JC``).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -175,8 +175,9 @@ class ScoreIn(BaseModel):
 class PegIn(BaseModel):
     """A play in the order laid, first player first, with `go` where a player cannot play."""
 
-    sequence: list[str] = Field(min_length=1, max_length=64,
-                                examples=[["10H", "5D", "10S", "go", "5C", "7C", "KH", "8S", "9D"]])
+    # Each token is a card or "go": 16 characters is plenty, and a reason never echoes a megabyte back.
+    sequence: list[Annotated[str, Field(max_length=16)]] = Field(
+        min_length=1, max_length=64, examples=[["10H", "5D", "10S", "go", "5C", "7C", "KH", "8S", "9D"]])
     players: Literal[2, 3, 4] = Field(2, description="2 (pone, dealer), 3 (left, right, dealer) or 4 in "
                                                      "partnership (left, across, right, dealer): the player "
                                                      "left of the dealer leads, play goes clockwise.")

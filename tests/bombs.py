@@ -110,3 +110,36 @@ HOSTILE: dict[str, tuple[Callable[[], bytes], int, str]] = {
     "png-1M-chunks": (lambda: png_with_chunks(1_000_000), 422, "over 4096 header segments"),
 }
 """name -> (make the bytes, the service's status, the reason's pattern)."""
+
+
+# -- recognizers that misbehave inside a photo worker (pickled to it: module-level classes) -------
+
+from dataclasses import dataclass  # noqa: E402
+
+from support import FakeRecognizer  # noqa: E402
+
+
+@dataclass
+class SlowRecognizer(FakeRecognizer):
+    """Takes ``delay_s`` over every photo: a decode or model run that hangs."""
+
+    delay_s: float = 30.0
+
+    def recognize_photo(self, photo, expected=None):  # noqa: ANN001, ANN201
+        import time
+
+        time.sleep(self.delay_s)
+        return super().recognize_photo(photo, expected)
+
+
+@dataclass
+class GreedyRecognizer(FakeRecognizer):
+    """Touches ``megabytes`` of memory over every photo: a decoder that runs away with it."""
+
+    megabytes: int = 4000
+
+    def recognize_photo(self, photo, expected=None):  # noqa: ANN001, ANN201
+        import numpy
+
+        hoard = numpy.ones(self.megabytes * 1024 * 1024, numpy.uint8)
+        return super().recognize_photo(photo, expected) if hoard[-1] else None

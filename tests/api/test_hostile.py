@@ -1,0 +1,212 @@
+"""A stranger's uploads (issue 70's table): each hostile file gets a 4xx reason fast and the server
+stays up; a photo that hangs or eats memory costs one worker its limit; slow uploads are dropped.
+
+Photos go through the real photo worker processes (``photo_workers=1``) with the recognizer double,
+pickled to the worker; the precise times and memory are printed by ``scripts/hostile.py``: here
+the bounds are generous (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import psutil
+import pytest
+from bombs import HOSTILE, GreedyRecognizer, SlowRecognizer
+from support import FakeRecognizer, live_server, show_photo
+
+from api.main import create_app
+from api.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def url():
+    with live_server(create_app(Settings(photo_workers=1, photo_timeout_s=5), recognizer=FakeRecognizer())) as base:
+        yield base
+
+
+def post(base: str, data: bytes, name: str = "photo.jpg") -> httpx.Response:
+    return httpx.post(f"{base}/api/count", files={"photo": (name, data, "application/octet-stream")}, timeout=60)
+
+
+def health_ms(base: str) -> float:
+    t = time.perf_counter()
+    assert httpx.get(f"{base}/api/health", timeout=10).status_code == 200
+    return (time.perf_counter() - t) * 1000
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_each_hostile_file_gets_its_reason_at_once_and_the_server_stays_up(url, name):
+    make, status, reason = HOSTILE[name]
+    t = time.perf_counter()
+    res = post(url, make())
+    assert (res.status_code, time.perf_counter() - t < 10) == (status, True)
+    assert re.search(reason, res.json()["detail"]), res.json()
+    assert health_ms(url) < 1000
+
+
+def tree_rss_mb() -> float:
+    me = psutil.Process()
+    return sum(p.memory_info().rss for p in [me, *me.children(recursive=True)]) / 2**20
+
+
+def test_four_hostile_files_at_once_cost_little_time_and_memory(url):
+    names = ["webp-16383x16383", "tiff-30000x30000", "jpeg-30000x30000-fill-byte", "jpeg-4.7M-segments"]
+    payloads = [HOSTILE[n][0]() for n in names]
+    before = tree_rss_mb()
+    t = time.perf_counter()
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda d: post(url, d), payloads))
+    assert time.perf_counter() - t < 15
+    assert [a.status_code for a in answers] == [HOSTILE[n][1] for n in names]
+    assert tree_rss_mb() - before < 500  # the issue's bound is 300 MB: scripts/hostile.py measures it
+    assert health_ms(url) < 1000
+
+
+def test_what_is_not_accepted_is_415_and_a_text_field_is_told_to_be_a_file(url):
+    res = post(url, HOSTILE["gif-30000x30000"][0](), "anim.gif")
+    assert res.status_code == 415 and "GIF" in res.json()["detail"]
+    res = httpx.post(f"{url}/api/count", data={"photo": "not a file"}, timeout=10)
+    assert res.status_code == 422 and res.json()["detail"] == (
+        "photo: send the photo as a file (a multipart part with a filename), not as text")
+
+
+def test_a_photo_that_hangs_is_cut_off_at_the_time_limit_and_the_next_one_is_read():
+    fake = SlowRecognizer(delay_s=30)
+    with live_server(create_app(Settings(photo_workers=1, photo_timeout_s=1), recognizer=fake)) as base:
+        t = time.perf_counter()
+        res = post(base, show_photo().jpeg)
+        assert res.status_code == 422 and "took over 1 s to decode and read" in res.json()["detail"]
+        assert time.perf_counter() - t < 10
+        assert health_ms(base) < 1000
+        res = post(base, show_photo().jpeg)  # a fresh worker, with the same limit
+        assert res.status_code == 422 and "took over 1 s" in res.json()["detail"]
+
+
+def test_a_photo_that_eats_memory_is_refused_at_the_worker_memory_limit():
+    fake = GreedyRecognizer(megabytes=3000)
+    with live_server(create_app(Settings(photo_workers=1, photo_memory_mb=200), recognizer=fake)) as base:
+        res = post(base, show_photo().jpeg)
+        assert res.status_code == 422 and "more than the 200 MB a photo may use" in res.json()["detail"]
+        assert health_ms(base) < 1000
+
+
+def stalled_upload(base: str, declared: int, sent: int) -> socket.socket:
+    """A client that says it sends ``declared`` bytes of photo, sends ``sent`` and then waits."""
+    host, port = base.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)))
+    boundary = "stall"
+    head = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\n"
+            f"Content-Type: image/jpeg\r\n\r\n").encode()
+    sock.sendall(f"POST /api/count HTTP/1.1\r\nHost: {host}\r\nContent-Length: {declared}\r\n"
+                 f"Content-Type: multipart/form-data; boundary={boundary}\r\n\r\n".encode() + head)
+    sock.sendall(b"\xff" * sent)
+    return sock
+
+
+def answer(sock: socket.socket, timeout_s: float) -> int:
+    sock.settimeout(timeout_s)
+    data = b""
+    try:
+        while b"\r\n" not in data:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except OSError:
+        pass
+    sock.close()
+    match = re.match(rb"HTTP/1.1 (\d+)", data)
+    return int(match.group(1)) if match else 0
+
+
+def test_stalled_uploads_are_dropped_after_the_read_timeout_and_health_answers_meanwhile():
+    settings = Settings(photo_workers=1, photo_queue=3, upload_timeout_s=2)
+    with live_server(create_app(settings, recognizer=FakeRecognizer())) as base:
+        before = tree_rss_mb()
+        socks = [stalled_upload(base, 19 * 2**20, 2 * 2**20) for _ in range(40)]
+        during = [health_ms(base) for _ in range(20)]
+        codes = [answer(s, 15) for s in socks]
+        assert sorted(set(codes)) == [408, 503]  # 4 admitted and timed out, the rest refused busy
+        assert codes.count(408) == settings.photo_capacity
+        assert max(during) < 1000  # the issue's bound is 50 ms p99: scripts/hostile.py prints it
+        assert tree_rss_mb() - before < 300
+        res = post(base, show_photo().jpeg)
+        assert res.status_code == 422  # taken again (the double knows no photo: no cards)
+
+
+def test_a_full_queue_answers_503_with_retry_after_and_ready_says_so():
+    fake = SlowRecognizer(delay_s=3)
+    settings = Settings(photo_workers=1, photo_queue=1, retry_after_s=3)
+    with live_server(create_app(settings, recognizer=fake)) as base:
+        with ThreadPoolExecutor(4) as pool:
+            slow = [pool.submit(post, base, show_photo().jpeg) for _ in range(2)]
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline:  # until both are in hand (their clients start slowly)
+                ready = httpx.get(f"{base}/api/ready", timeout=10)
+                if ready.json()["photos_in_flight"] == 2:
+                    break
+                time.sleep(0.05)
+            busy = post(base, show_photo().jpeg)
+            codes = [f.result().status_code for f in slow]
+    assert busy.status_code == 503 and busy.headers["retry-after"] == "3"
+    assert busy.json()["detail"].startswith("busy: 2 photos are being read or waiting")
+    assert ready.status_code == 503 and ready.json()["photos_in_flight"] == 2 and ready.json()["photo_capacity"] == 2
+    assert codes == [422, 422]
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="Linux only")
+def test_photo_workers_hold_one_core_each():
+    cores = len(os.sched_getaffinity(0))
+    with live_server(create_app(Settings(photo_workers=cores), recognizer=FakeRecognizer())):
+        kids = [p for p in psutil.Process().children() if "spawn_main" in " ".join(p.cmdline())]
+        held = [frozenset(k.cpu_affinity()) for k in kids if len(k.cpu_affinity()) == 1]
+    assert len(set(held)) == len(held)  # never two workers on one core
+
+
+# -- the minor rows ------------------------------------------------------------------------------
+
+
+def test_peg_does_not_echo_a_megabyte_card_name_back():
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(recognizer=FakeRecognizer())) as c:
+        res = c.post("/api/peg", json={"sequence": ["5H", "X" * 1_000_000]})
+    assert res.status_code == 422 and res.json() == {"detail": "sequence.1: String should have at most 16 characters"}
+
+
+def test_the_docs_load_their_scripts_from_this_server_not_a_cdn():
+    from fastapi.testclient import TestClient
+
+    with TestClient(create_app(recognizer=FakeRecognizer())) as c:
+        for page in ("/docs", "/redoc"):
+            html = c.get(page).text
+            assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+            assert assets and all(a.startswith("/") for a in assets), assets
+            for asset in assets:
+                assert c.get(asset).status_code == 200, asset
+
+
+@pytest.mark.parametrize("name", ["jpeg-30000x30000-fill-byte", "tiff-30000x30000", "jpeg-40000-scans"])
+def test_the_cli_refuses_a_hostile_file_in_one_line_before_loading_the_models(tmp_path, capsys, name, monkeypatch):
+    from api import cli
+
+    monkeypatch.setattr(cli, "_photo_recognizer", lambda models: pytest.fail("models loaded for a bomb"))
+    path = tmp_path / "bomb.bin"
+    path.write_bytes(HOSTILE[name][0]())
+    assert cli.main(["count", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and re.search(HOSTILE[name][2].replace("50 megapixels", "120 megapixels"), err)
+
+
+def test_the_cli_says_a_device_is_not_a_photo(capsys):
+    from api.cli import main
+
+    assert main(["count", "/dev/null"]) == 2
+    assert capsys.readouterr().err == ("cribcount count: error: /dev/null: not a regular file (a device, pipe or "
+                                       "socket), not a photo\n")
