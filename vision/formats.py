@@ -144,7 +144,7 @@ def read_header(data: bytes) -> Header:
     try:
         with Image.open(io.BytesIO(data), formats=_PILLOW_FORMATS[fmt]) as image:
             size = image.size
-            orientation = _orientation(image) if fmt != "HEIF" else 1  # pillow-heif turns HEIC itself
+            orientation = orientation_of(image) if fmt != "HEIF" else 1  # pillow-heif turns HEIC itself
     except Image.DecompressionBombError:
         # Pillow refuses, from the header, images over twice its MAX_IMAGE_PIXELS (179 MP by default)
         # before allocating anything; any limit of ours is below that.
@@ -160,7 +160,8 @@ TOO_BIG = "the image is over 179 megapixels"
 _NAMES = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP", "HEIF": "HEIC/HEIF or AVIF"}
 
 
-def _orientation(image: object) -> int:
+def orientation_of(image: object) -> int:
+    """The EXIF orientation of a Pillow image, 1 (upright) when absent, out of range or unreadable."""
     try:
         value = int(image.getexif().get(0x0112, 1) or 1)  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - a damaged EXIF block: the photo is still a photo

@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.formats import TOO_BIG, FormatError, Header, UnsupportedFormat, read_header
+from vision.formats import TOO_BIG, FormatError, Header, UnsupportedFormat, orientation_of, read_header
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 50_000_000
@@ -240,7 +240,7 @@ def photo_from_array(image: object, *, min_long_side: int = 1600, limits: Limits
     """
     if hasattr(image, "convert") and hasattr(image, "mode") and hasattr(image, "getexif"):
         _check_pixels(*image.size, limits)
-        orientation = int(image.getexif().get(0x0112, 1) or 1)
+        orientation = orientation_of(image)  # a damaged EXIF block reads as upright, not a traceback
         arr = np.asarray(image.convert("RGB"))
         img = _apply_orientation(_in_colour(cv2.cvtColor(arr, cv2.COLOR_RGB2BGR)), orientation)
     elif isinstance(image, np.ndarray):
