@@ -25,7 +25,8 @@ import itertools
 from dataclasses import dataclass
 from typing import Literal
 
-from scorer.show import ScoreItem, Show
+from scorer.cards import Card
+from scorer.show import ScoreItem, Show, score_show
 
 __all__ = ["MAX_CLAIM", "ClaimVerdict", "InvalidClaimError", "Verdict", "check_claim", "parse_claim"]
 
@@ -179,3 +180,10 @@ def _describe(group: list[ScoreItem], taken: int) -> str:
     if taken == count:
         return f"the {one}" if count == 1 else ("both " if count == 2 else f"all {count} ") + many
     return f"{_COUNT_WORDS[taken]} of the {count} {many}"
+
+
+def score_and_check(hand: tuple[Card, ...], starter: Card, *, crib: bool = False,
+                    claim: int | None = None) -> tuple[Show, ClaimVerdict | None]:
+    """Count a show and check an optional claimed total; raises the scorer's ``ValueError`` subclasses."""
+    show = score_show(hand, starter, crib=crib)
+    return show, (check_claim(show, claim) if claim is not None else None)

@@ -20,7 +20,6 @@ Pure standard library; :mod:`scorer.bulk` scores many deals at once with numpy.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass

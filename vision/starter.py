@@ -27,6 +27,8 @@ from typing import Literal
 import numpy as np
 
 from scorer.cards import Card
+from scorer.muggins import ClaimVerdict, score_and_check
+from scorer.show import Show
 from vision.detections import Detections, Expected
 
 SHOW_CARDS = 5
@@ -262,3 +264,20 @@ def assign_roles(detections: Detections, starter: Card | None = None) -> Roles:
     extra = " (with the starter named, 4 are enough)" if starter is not None else ""
     raise CardCountError(f"{n} {'card' if n == 1 else 'cards'} seen ({seen}); a show is 4 cards and the "
                          f"starter, 5 in all{extra}", cards)
+
+
+@dataclass(frozen=True)
+class PhotoCount:
+    """A photo's show counted: who is the starter, the itemized count, the claim checked."""
+
+    roles: Roles
+    show: Show
+    claim: ClaimVerdict | None
+
+
+def count_photo(detections: Detections, *, crib: bool = False, starter: Card | None = None,
+                claim: int | None = None) -> PhotoCount:
+    """The show in a photo's detections: hand and starter told apart (:func:`assign_roles`), counted,
+    and a claimed total checked. Raises :class:`CardCountError` when the photo holds no show."""
+    roles = assign_roles(detections, starter)
+    return PhotoCount(roles, *score_and_check(roles.hand, roles.starter, crib=crib, claim=claim))

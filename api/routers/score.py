@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, status
 
-from api.counting import score_typed
+from scorer.muggins import score_and_check
 from api.schemas import ErrorOut, ScoreIn, ShowOut
 from scorer.cards import Card, InvalidCardError, parse_cards
 from scorer.muggins import InvalidClaimError
@@ -24,7 +24,7 @@ def score(body: ScoreIn) -> ShowOut:
     try:
         hand = parse_cards(body.hand)
         starter = Card.parse(body.starter)
-        show, verdict = score_typed(hand, starter, crib=body.crib, claim=body.claim)
+        show, verdict = score_and_check(hand, starter, crib=body.crib, claim=body.claim)
     except (InvalidCardError, InvalidHandError, InvalidClaimError) as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc)) from None
     return ShowOut.from_show(show, verdict)
