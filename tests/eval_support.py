@@ -7,7 +7,6 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import pytest
 
 from scorer.cards import parse_cards
 from vision.detections import Detections
@@ -33,11 +32,3 @@ def _reader(answers: dict[str, str]):
         boxes = np.array([[10 + 20 * k, 10, 25 + 20 * k, 40] for k in range(len(cards))], np.float32)
         return Detections(xyxy=boxes.reshape(-1, 4), confidence=np.ones(len(cards)), cards=tuple(cards))
     return recognize
-
-
-@pytest.fixture
-def csv_set(tmp_path: Path) -> Path:
-    for name in ("a.jpg", "b.jpg", "c.jpg"):
-        _photo(tmp_path / "images" / name)
-    (tmp_path / "cards.csv").write_text("file,cards\na.jpg,5H 5D 5S JC\nb.jpg,AS 2S 3S 4S\nc.jpg,9H 10H JH QH KH\n")
-    return tmp_path

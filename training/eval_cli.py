@@ -15,7 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from api.cli import DEFAULT_EVAL_SET
-from training.compare import compare, compare_by_deck, deck_comparison_table, pooled, read_as_shows
+from training.compare import (breakdown_dict, breakdown_table, compare, compare_by_deck, deck_comparison_table, pooled,
+                              read_as_shows)
 from training.light import LIGHTS
 from training.made_over import WAYS
 from training.synth.cli import render_held_out
@@ -201,9 +202,9 @@ def _run_eval(args: argparse.Namespace) -> int:
             if args.as_shows:
                 read, name = read_as_shows(read, photos), f"{name}, read as shows"
             report = evaluate(photos, read, name)
-            figures.append(report.as_dict())
+            figures.append({**report.as_dict(), **breakdown_dict(report)})
             if not args.json:
-                print(report.table())
+                print("\n".join(filter(None, [report.table(), breakdown_table(report)])))
             if other is not None:
                 old = evaluate(photos, theirs, name)
                 read_both.append((report, old))

@@ -4,15 +4,13 @@ The detector fills boxes and confidences (``card`` is ``None``), the classifier
 fills ``card`` and ``card_confidence``, merging joins the two corner indices of
 one card, the starter finder sets ``is_starter``, and the annotator and the
 evaluation only read. Like supervision's ``Detections``: arrays checked in
-``__post_init__``, boolean-mask indexing gives a new object, adapters are
-classmethods that read foreign results without importing their library.
+``__post_init__``, boolean-mask indexing gives a new object.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 import numpy as np
 
@@ -217,29 +215,3 @@ class Detections:
             is_starter=np.concatenate([p.is_starter for p in parts]),
             data={k: np.concatenate([p.data[k] for p in parts]) for k in keys},
         )
-
-    @classmethod
-    def from_yolo_labels(
-        cls, path: str | Path, image_size: tuple[int, int], class_cards: Sequence[Card | None] | None = None
-    ) -> Detections:
-        """Read a YOLO label file (``class cx cy w h`` normalized) into pixel boxes.
-
-        ``image_size`` is (width, height); ``class_cards`` maps class ids to cards.
-        """
-        w, h = image_size
-        rows = [line.split() for line in Path(path).read_text().splitlines() if line.strip()]
-        if not rows:
-            return cls.empty()
-        arr = np.array([[float(v) for v in r[:5]] for r in rows], np.float32)
-        cx, cy, bw, bh = arr[:, 1] * w, arr[:, 2] * h, arr[:, 3] * w, arr[:, 4] * h
-        xyxy = np.stack([cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2], axis=1)
-        cards = tuple(class_cards[int(c)] for c in arr[:, 0]) if class_cards is not None else ()
-        return cls(xyxy=xyxy, confidence=np.ones(len(arr), np.float32), cards=cards)
-
-    @classmethod
-    def from_ultralytics(cls, result) -> Detections:  # noqa: ANN001 - foreign type, not imported
-        """Read an ``ultralytics`` ``Results`` (train/eval only) without importing ultralytics."""
-        boxes = result.boxes
-        xyxy = boxes.xyxy.cpu().numpy()
-        return cls(xyxy=xyxy, confidence=boxes.conf.cpu().numpy(),
-                   data={"class_id": boxes.cls.cpu().numpy().astype(np.int64)})

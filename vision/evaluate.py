@@ -36,10 +36,8 @@ import numpy as np
 from scorer.cards import Card, parse_cards
 from vision.detections import CHECK_BELOW, Detections
 from vision.image_io import ImageError
-from vision.starter import SHOW_CARDS
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp"}
-SHOW_GROUP, BIGGER_GROUP = f"up to {SHOW_CARDS} (a show)", f"{SHOW_CARDS + 1} or more"
 
 
 @dataclass(frozen=True)
@@ -140,34 +138,6 @@ class EvalReport:
         return {"card_accuracy": _ratio_interval(correct, cards, draws, seed),
                 "hand_accuracy": _ratio_interval(right, np.ones_like(right), draws, seed)}
 
-    def _grouped(self, key: Callable[[PhotoResult], str | None]) -> dict[str, EvalReport]:
-        """One report per value of ``key`` (photos whose key is ``None`` left out), sorted by it."""
-        groups: dict[str, EvalReport] = {}
-        for r in self.results:
-            name = key(r)
-            if name is not None:
-                groups.setdefault(name, EvalReport(name)).results.append(r)
-        return dict(sorted(groups.items()))
-
-    def by_deck(self) -> dict[str, EvalReport]:
-        """One report per deck design named in the labels (empty when none is): held-out decks differ
-        far more from one another than photos of one deck do, so the mean hides the weak one."""
-        return self._grouped(lambda r: r.photo.deck)
-
-    def by_layout(self) -> dict[str, EvalReport]:
-        """One report per layout named in the labels (empty when none is): a show laid apart on the
-        table and one held in a fan, where only a corner of each card shows, are different tasks,
-        and a player can choose how to lay the cards for the photo."""
-        return self._grouped(lambda r: r.photo.layout)
-
-    def by_cards_in_view(self) -> dict[str, EvalReport]:
-        """Photos of a show (up to ``SHOW_CARDS`` cards in view: a hand or crib and the starter) apart
-        from bigger scenes (pegging rows, a crib being laid down): the product counts shows, and
-        six or more cards overlap more and fail more often, so the mean understates a show."""
-        groups = self._grouped(lambda r: SHOW_GROUP if len(r.photo.cards | r.photo.optional) <= SHOW_CARDS
-                               else BIGGER_GROUP)
-        return {name: groups[name] for name in (SHOW_GROUP, BIGGER_GROUP) if name in groups}
-
     def confusions(self) -> Counter[tuple[str, str]]:
         """(labelled, read) pairs for photos where a card was swapped for another of the same photo slot.
 
@@ -202,24 +172,11 @@ class EvalReport:
             " right cards marked to check",
             f"  median ms / photo   {ms[len(ms) // 2]:.0f}",
         ]
-        for title, groups in (("by deck", self.by_deck()), ("by layout", self.by_layout()),
-                              ("by cards in view", self.by_cards_in_view())):
-            if len(groups) > 1:
-                lines.append(f"  {title:<20}photos  cards  per-card  fully right  false  not marked")
-                lines += [f"    {name:<18}{len(d.results):>6}{d.cards:>7}{100 * d.card_accuracy:>9.1f}%"
-                          f"{100 * d.hand_accuracy:>12.1f}%{d.false_cards:>7}{d.unmarked_false_cards:>12}"
-                          for name, d in groups.items()]
         conf = self.confusions().most_common(15)
         if conf:
             lines.append("  confusions (labelled -> read, count): "
                          + ", ".join(f"{a}->{b} x{n}" for (a, b), n in conf))
         return "\n".join(lines)
-
-    def summary(self) -> dict:
-        """The headline figures, for a group's line of the JSON report."""
-        return {"photos": len(self.results), "cards": self.cards, "card_accuracy": self.card_accuracy,
-                "hand_accuracy": self.hand_accuracy, "false_cards": self.false_cards,
-                "unmarked_false_cards": self.unmarked_false_cards, "wrong_unmarked": self.wrong_unmarked}
 
     def as_dict(self) -> dict:
         ci = self.intervals()
@@ -228,9 +185,6 @@ class EvalReport:
                 "card_accuracy_95": list(ci["card_accuracy"]), "hand_accuracy_95": list(ci["hand_accuracy"]),
                 "false_cards": self.false_cards, "unmarked_false_cards": self.unmarked_false_cards,
                 "wrong_unmarked": self.wrong_unmarked, "marked_right": self.marked_right,
-                "by_deck": {name: d.summary() for name, d in self.by_deck().items()},
-                "by_layout": {name: d.summary() for name, d in self.by_layout().items()},
-                "by_cards_in_view": {name: d.summary() for name, d in self.by_cards_in_view().items()},
                 "confusions": [[a, b, n] for (a, b), n in self.confusions().most_common()]}
 
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
-import numpy as np
 import pytest
-from eval_support import _photo, _reader, _synth_scene, csv_set  # noqa: F401 - csv_set: a fixture
+from eval_support import _photo, _reader, _synth_scene
 
-from training.compare import compare, compare_by_deck, deck_comparison_table, pooled, read_as_shows
+from training.compare import (breakdown_dict, breakdown_table, by_cards_in_view, by_deck, by_layout, compare, compare_by_deck,
+                              deck_comparison_table, pooled, read_as_shows)
 from vision.detections import Detections, Expected
 from vision.evaluate import evaluate, load_labelled
 
@@ -85,4 +84,65 @@ def test_as_shows_photos_of_four_or_five_cards_are_read_as_holding_that_many(tmp
     photos = load_labelled(tmp_path)
     evaluate(photos, read_as_shows(recognize, photos), "shows")
     assert told == {"four.jpg": Expected(4), "five.jpg": Expected(5), "three.jpg": None, "seven.jpg": None}
+
+
+def test_synthetic_scenes_break_down_by_deck(tmp_path):
+    for name, deck, cards in (("s1", "gnome-plastic", ["2C", "3C"]), ("s2", "gnome-plastic", ["4C", "5C"]),
+                              ("s3", "kde-standard", ["6D", "7D"])):
+        _synth_scene(tmp_path, name, cards, deck=deck)
+    report = evaluate(load_labelled(tmp_path), _reader({"s1.jpg": "2S 3C", "s2.jpg": "4C 5C",  # 2C read as 2S
+                                                        "s3.jpg": "6D 7D"}), "synth")
+    decks = by_deck(report)
+    assert list(decks) == ["gnome-plastic", "kde-standard"]
+    assert decks["gnome-plastic"].card_accuracy == pytest.approx(3 / 4)
+    assert decks["gnome-plastic"].hand_accuracy == pytest.approx(1 / 2)
+    assert decks["gnome-plastic"].false_cards == 1
+    assert decks["kde-standard"].card_accuracy == 1.0
+    assert "gnome-plastic" in breakdown_table(report) and "kde-standard" in breakdown_table(report)
+    assert breakdown_dict(report)["by_deck"]["gnome-plastic"]["false_cards"] == 1
+
+
+def test_synthetic_scenes_break_down_by_layout(tmp_path):
+    for name, layout, cards in (("s1", "row", ["2C", "3C"]), ("s2", "fan", ["4C", "5C"]),
+                                ("s3", "fan", ["6D", "7D"])):
+        _synth_scene(tmp_path, name, cards, scene_type=layout)
+    report = evaluate(load_labelled(tmp_path), _reader({"s1.jpg": "2C 3C", "s2.jpg": "4C",  # 5C missed in a fan
+                                                        "s3.jpg": "6D 7D"}), "synth")
+    layouts = by_layout(report)
+    assert list(layouts) == ["fan", "row"]
+    assert layouts["fan"].card_accuracy == pytest.approx(3 / 4)
+    assert layouts["fan"].hand_accuracy == pytest.approx(1 / 2)
+    assert layouts["row"].hand_accuracy == 1.0
+    assert "by layout" in breakdown_table(report)
+    assert breakdown_dict(report)["by_layout"]["fan"]["photos"] == 2
+
+
+def test_a_set_without_decks_prints_no_deck_table(csv_set):
+    report = evaluate(load_labelled(csv_set), _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S 4S",
+                                                      "c.jpg": "9H 10H JH QH KH"}), "fake")
+    assert by_deck(report) == {} and "by deck" not in breakdown_table(report)
+    assert by_layout(report) == {} and "by layout" not in breakdown_table(report)
+
+
+def test_photos_of_a_show_are_measured_apart_from_bigger_scenes(tmp_path):
+    # Two shows (four cards and the starter; four cards) and a pegging scene of seven cards.
+    for name, cards in (("show1", "5H 5D 5S JC 10H"), ("show2", "AS 2S 3S 4S"),
+                        ("pegging", "2C 3C 4C 5C 6D 7D 8D")):
+        _synth_scene(tmp_path, name, cards.split())
+    report = evaluate(load_labelled(tmp_path), _reader({"show1.jpg": "5H 5D 5S JC 10H", "show2.jpg": "AS 2S 3S 4S",
+                                                        "pegging.jpg": "2C 3C 4C 5C 6D 7D"}), "synth")  # 8D missed
+    groups = by_cards_in_view(report)
+    assert list(groups) == ["up to 5 (a show)", "6 or more"]
+    assert groups["up to 5 (a show)"].card_accuracy == 1.0 and groups["up to 5 (a show)"].hand_accuracy == 1.0
+    assert groups["6 or more"].card_accuracy == pytest.approx(6 / 7)
+    assert groups["6 or more"].hand_accuracy == 0.0
+    assert "by cards in view" in breakdown_table(report)
+    assert breakdown_dict(report)["by_cards_in_view"]["up to 5 (a show)"]["photos"] == 2
+
+
+def test_a_set_of_shows_only_prints_no_cards_in_view_table(csv_set):
+    report = evaluate(load_labelled(csv_set), _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S 4S",
+                                                      "c.jpg": "9H 10H JH QH KH"}), "fake")
+    assert list(by_cards_in_view(report)) == ["up to 5 (a show)"]
+    assert "by cards in view" not in breakdown_table(report)
 

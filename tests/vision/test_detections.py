@@ -51,11 +51,3 @@ def test_row_counts_must_agree(field, value):
     kwargs[field] = value
     with pytest.raises(ValueError, match="rows"):
         Detections(**kwargs)
-
-
-def test_from_yolo_labels(tmp_path):
-    lab = tmp_path / "a.txt"
-    lab.write_text("1 0.5 0.5 0.2 0.4\n")
-    d = Detections.from_yolo_labels(lab, (100, 50), class_cards=[None, Card.parse("KS")])
-    assert d.cards == (Card.parse("KS"),)
-    np.testing.assert_allclose(d.xyxy[0], [40, 15, 60, 35])

@@ -9,8 +9,9 @@ import json
 import cv2
 import numpy as np
 import pytest
-from eval_support import _photo, _reader, _synth_scene, csv_set  # noqa: F401 - csv_set: a fixture
+from eval_support import _photo, _reader, _synth_scene
 
+from scorer.cards import parse_cards
 from vision.detections import Detections
 from vision.evaluate import evaluate, failure_sheet, load_labelled
 
@@ -54,44 +55,6 @@ def test_synth_card_with_no_readable_index_is_optional(tmp_path):
     assert with_buried.false_cards == 0
 
 
-def test_synthetic_scenes_break_down_by_deck(tmp_path):
-    for name, deck, cards in (("s1", "gnome-plastic", ["2C", "3C"]), ("s2", "gnome-plastic", ["4C", "5C"]),
-                              ("s3", "kde-standard", ["6D", "7D"])):
-        _synth_scene(tmp_path, name, cards, deck=deck)
-    report = evaluate(load_labelled(tmp_path), _reader({"s1.jpg": "2S 3C", "s2.jpg": "4C 5C",  # 2C read as 2S
-                                                        "s3.jpg": "6D 7D"}), "synth")
-    decks = report.by_deck()
-    assert list(decks) == ["gnome-plastic", "kde-standard"]
-    assert decks["gnome-plastic"].card_accuracy == pytest.approx(3 / 4)
-    assert decks["gnome-plastic"].hand_accuracy == pytest.approx(1 / 2)
-    assert decks["gnome-plastic"].false_cards == 1
-    assert decks["kde-standard"].card_accuracy == 1.0
-    assert "gnome-plastic" in report.table() and "kde-standard" in report.table()
-    assert report.as_dict()["by_deck"]["gnome-plastic"]["false_cards"] == 1
-
-
-def test_synthetic_scenes_break_down_by_layout(tmp_path):
-    for name, layout, cards in (("s1", "row", ["2C", "3C"]), ("s2", "fan", ["4C", "5C"]),
-                                ("s3", "fan", ["6D", "7D"])):
-        _synth_scene(tmp_path, name, cards, scene_type=layout)
-    report = evaluate(load_labelled(tmp_path), _reader({"s1.jpg": "2C 3C", "s2.jpg": "4C",  # 5C missed in a fan
-                                                        "s3.jpg": "6D 7D"}), "synth")
-    layouts = report.by_layout()
-    assert list(layouts) == ["fan", "row"]
-    assert layouts["fan"].card_accuracy == pytest.approx(3 / 4)
-    assert layouts["fan"].hand_accuracy == pytest.approx(1 / 2)
-    assert layouts["row"].hand_accuracy == 1.0
-    assert "by layout" in report.table()
-    assert report.as_dict()["by_layout"]["fan"]["photos"] == 2
-
-
-def test_a_set_without_decks_prints_no_deck_table(csv_set):
-    report = evaluate(load_labelled(csv_set), _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S 4S",
-                                                      "c.jpg": "9H 10H JH QH KH"}), "fake")
-    assert report.by_deck() == {} and "by deck" not in report.table()
-    assert report.by_layout() == {} and "by layout" not in report.table()
-
-
 def test_folder_without_labels_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="no cards.csv"):
         load_labelled(tmp_path)
@@ -123,29 +86,6 @@ def test_interval_narrows_as_photos_are_added(tmp_path):
     small, large = (report_of(n).intervals()["hand_accuracy"] for n in (8, 80))
     assert large[1] - large[0] < small[1] - small[0]
     assert large[0] < 0.75 < large[1]
-
-
-def test_photos_of_a_show_are_measured_apart_from_bigger_scenes(tmp_path):
-    # Two shows (four cards and the starter; four cards) and a pegging scene of seven cards.
-    for name, cards in (("show1", "5H 5D 5S JC 10H"), ("show2", "AS 2S 3S 4S"),
-                        ("pegging", "2C 3C 4C 5C 6D 7D 8D")):
-        _synth_scene(tmp_path, name, cards.split())
-    report = evaluate(load_labelled(tmp_path), _reader({"show1.jpg": "5H 5D 5S JC 10H", "show2.jpg": "AS 2S 3S 4S",
-                                                        "pegging.jpg": "2C 3C 4C 5C 6D 7D"}), "synth")  # 8D missed
-    groups = report.by_cards_in_view()
-    assert list(groups) == ["up to 5 (a show)", "6 or more"]
-    assert groups["up to 5 (a show)"].card_accuracy == 1.0 and groups["up to 5 (a show)"].hand_accuracy == 1.0
-    assert groups["6 or more"].card_accuracy == pytest.approx(6 / 7)
-    assert groups["6 or more"].hand_accuracy == 0.0
-    assert "by cards in view" in report.table()
-    assert report.as_dict()["by_cards_in_view"]["up to 5 (a show)"]["photos"] == 2
-
-
-def test_a_set_of_shows_only_prints_no_cards_in_view_table(csv_set):
-    report = evaluate(load_labelled(csv_set), _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S 4S",
-                                                      "c.jpg": "9H 10H JH QH KH"}), "fake")
-    assert list(report.by_cards_in_view()) == ["up to 5 (a show)"]
-    assert "by cards in view" not in report.table()
 
 
 def test_a_false_card_read_surely_counts_as_not_marked_and_one_read_doubtfully_does_not(csv_set):
