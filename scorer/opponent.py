@@ -16,7 +16,8 @@ The shipped table (``scorer/data/opponent.json``) is a fixed point, as published
 are made: every player throws as this advisor does, using the model itself for the others; start
 from the uniform model, rank the same random deals for every seat, count which classes are thrown,
 turn counts into weights (count + 1/2, over the number of deck pairs or cards in the class), and
-repeat until the throw frequencies stop changing. ``python -m scorer.opponent`` rebuilds it.
+repeat, moving the model half-way to the observed throws each round, until the throw frequencies
+stop changing. ``python -m scorer.opponent`` rebuilds it.
 """
 
 from __future__ import annotations
@@ -139,31 +140,44 @@ def throw_counts(model: OpponentModel, deals: np.ndarray, players: int, seat: Se
 
 
 def fixed_point(deal_count: int, single_deal_count: int, seed: int, *, iterations: int = 8,
-                tolerance: float = 0.01, log=print) -> tuple[OpponentModel, list[dict]]:
+                tolerance: float = 0.01, damping: float = 0.5, log=print) -> tuple[OpponentModel, list[dict]]:
     """Iterate the model from uniform on the same random deals until the throw frequencies settle.
 
-    ``tolerance`` is the largest total-variation distance between two successive rounds' throw
-    frequencies (over all seats) that counts as settled.
+    Each round every seat ranks the deals with the current model and throws its best; the model's
+    frequencies move ``damping`` of the way to those observed (a throw that flips between two
+    near-equal choices would otherwise keep the whole table swinging). Settled: the largest
+    total-variation distance between two successive rounds' frequencies, over all seats, is
+    under ``tolerance``. Each round also logs how far the observed throws still are from the model.
     """
     rng = np.random.default_rng(seed)
     deals = np.array([rng.permutation(52)[:6] for _ in range(max(deal_count, single_deal_count))])
-    model, history, previous = uniform_model(), [], None
+    model, history, freqs = uniform_model(), [], None
     jobs = [("dealer", 2, "dealer"), ("pone", 2, "pone"), ("dealer3", 3, "dealer"), ("pone3", 3, "pone"),
             ("dealer4", 4, "dealer"), ("pone4", 4, "pone")]
     for round_number in range(1, iterations + 1):
         start = time.perf_counter()
-        counts = {key: throw_counts(model, deals[:deal_count if players == 2 else single_deal_count], players, seat)
-                  for key, players, seat in jobs}
-        freqs = {key: c / c.sum() for key, c in counts.items()}
-        change = None if previous is None else max(0.5 * np.abs(freqs[k] - previous[k]).sum() for k in freqs)
-        model = model_from_counts("table", {k: counts[k] for k in PAIR_SEATS},
-                                  {k: counts[k] for k in SINGLE_SEATS})
-        history.append({"round": round_number, "change": change, "seconds": round(time.perf_counter() - start, 1)})
+        observed = {}
+        for key, players, seat in jobs:
+            counts = throw_counts(model, deals[:deal_count if players == 2 else single_deal_count], players, seat)
+            observed[key] = counts / counts.sum()
+        if freqs is None:
+            change, gap, freqs = None, None, observed
+        else:
+            gap = {k: 0.5 * float(np.abs(observed[k] - freqs[k]).sum()) for k in freqs}
+            moved = {k: (1 - damping) * freqs[k] + damping * observed[k] for k in freqs}
+            change = max(0.5 * float(np.abs(moved[k] - freqs[k]).sum()) for k in freqs)
+            freqs = moved
+        # Frequencies as counts per 1,000 deals keep the +1/2 prior's weight the same each round.
+        model = model_from_counts("table", {k: 1000 * freqs[k] for k in PAIR_SEATS},
+                                  {k: 1000 * freqs[k] for k in SINGLE_SEATS})
+        history.append({"round": round_number, "change": None if change is None else round(change, 4),
+                        "observed_vs_model": None if gap is None else {k: round(v, 4) for k, v in gap.items()},
+                        "seconds": round(time.perf_counter() - start, 1)})
         log(f"round {round_number}: largest change in throw frequencies "
-            f"{'-' if change is None else f'{change:.4f}'} ({history[-1]['seconds']} s)")
+            f"{'-' if change is None else f'{change:.4f}'}; observed vs model "
+            f"{'-' if gap is None else ', '.join(f'{k} {v:.3f}' for k, v in gap.items())} ({history[-1]['seconds']} s)")
         if change is not None and change < tolerance:
             break
-        previous = freqs
     return model, history
 
 
@@ -189,12 +203,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--single-deals", type=int, default=1000,
                         help="random three- and four-player deals ranked per seat per round (13 classes need fewer)")
     parser.add_argument("--seed", type=int, default=71, help="seed for the deals")
-    parser.add_argument("--rounds", type=int, default=8, help="most rounds of the iteration")
+    parser.add_argument("--rounds", type=int, default=10, help="most rounds of the iteration")
+    parser.add_argument("--tolerance", type=float, default=0.01,
+                        help="settled when no seat's throw frequencies move more than this (total variation)")
     parser.add_argument("--out", type=Path, default=TABLE_PATH, help="where to write the table")
     args = parser.parse_args(argv)
-    model, history = fixed_point(args.deals, args.single_deals, args.seed, iterations=args.rounds)
+    model, history = fixed_point(args.deals, args.single_deals, args.seed, iterations=args.rounds,
+                                 tolerance=args.tolerance)
     command = (f"python -m scorer.opponent --deals {args.deals} --single-deals {args.single_deals} "
-               f"--seed {args.seed} --rounds {args.rounds}")
+               f"--seed {args.seed} --rounds {args.rounds} --tolerance {args.tolerance}")
     save_model(model, args.out, command=command, history=history)
     print(f"wrote {args.out}")
     return 0

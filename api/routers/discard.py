@@ -1,0 +1,114 @@
+"""POST /api/discard: the dealt cards (typed as JSON, or a photo as multipart) -> every way to keep four, ranked.
+
+One route takes both bodies, as the page sends either: JSON ``{"cards": [...], "seat": "dealer"}``
+after cards are tapped in or corrected, a multipart ``photo`` (with ``seat``, ``players``) straight
+from the camera. The photo is read in memory and dropped with the request.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request, status
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+
+from api.deps import LoadedDep, get_recognizer
+from api.discard_schemas import DiscardIn, DiscardOut, NotDealtOut
+from api.discarding import DealtCountError, read_dealt
+from api.schemas import ErrorOut
+from scorer.cards import InvalidCardError, parse_cards
+from scorer.discard import DiscardError, advise
+from vision.image_io import MAX_BYTES, ImageError, decode_photo
+
+router = APIRouter(prefix="/api", tags=["discard"])
+
+_UNPROCESSABLE = status.HTTP_422_UNPROCESSABLE_CONTENT
+_PHOTO_FORM = {
+    "type": "object",
+    "required": ["photo", "seat"],
+    "properties": {
+        "photo": {"type": "string", "format": "binary",
+                  "description": "The dealt cards in any layout (fanned, a row, a heap): JPEG, PNG, WebP or HEIC, "
+                                 "at most 20 MB and 50 megapixels."},
+        "seat": {"type": "string", "enum": ["dealer", "pone"]},
+        "players": {"type": "integer", "enum": [2, 3, 4], "default": 2},
+        "model": {"type": "string", "enum": ["table", "uniform"], "default": "table"},
+    },
+}
+
+
+def _one_line(exc: ValidationError) -> str:
+    """Pydantic's errors as the project's one-line detail: ``seat: Input should be 'dealer' or 'pone'``."""
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(p) for p in error.get("loc", ()))
+        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else error.get("msg", "invalid"))
+    return "; ".join(parts) or "invalid request"
+
+
+def _advise(cards, body: DiscardIn):
+    try:
+        return advise(parse_cards(cards), seat=body.seat, players=body.players, model=body.model)
+    except (InvalidCardError, DiscardError) as exc:
+        raise HTTPException(_UNPROCESSABLE, str(exc)) from None
+
+
+@router.post(
+    "/discard",
+    response_model=DiscardOut,
+    summary="Which cards to throw to the crib",
+    openapi_extra={"requestBody": {"required": True, "content": {
+        "application/json": {"schema": DiscardIn.model_json_schema()},
+        "multipart/form-data": {"schema": _PHOTO_FORM},
+    }}},
+    responses={
+        413: {"model": ErrorOut, "description": "The photo is over 20 MB."},
+        415: {"model": ErrorOut, "description": "Neither JSON nor a multipart form."},
+        422: {"model": NotDealtOut | ErrorOut,
+              "description": "Not card notation, a card twice, the wrong number of cards for the players, a "
+                             "photo that cannot be read, or one that does not show the dealt cards (then the "
+                             "cards seen are listed)."},
+        503: {"model": ErrorOut, "description": "A photo was sent and the recognition models are not installed."},
+    },
+)
+async def discard(request: Request, loaded: LoadedDep) -> DiscardOut | JSONResponse:
+    """Rank every way to keep four: the hand's exact expectation over every starter, the crib's exact
+    expectation over every starter and every throw of the others (weighted by the opponent model),
+    and the net (dealer: hand + crib; pone: hand - crib), with a reason for the best choices."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "application/json":
+        try:
+            body = DiscardIn.model_validate_json(await request.body())
+        except ValidationError as exc:
+            raise HTTPException(_UNPROCESSABLE, _one_line(exc)) from None
+        advice = await run_in_threadpool(_advise, body.cards, body)
+        return DiscardOut.from_advice(advice)
+    if kind != "multipart/form-data":
+        raise HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+                            "send JSON {\"cards\": [...], \"seat\": \"dealer\"} or a multipart form with a photo")
+    form = await request.form()
+    photo = form.get("photo")
+    if not isinstance(photo, UploadFile):
+        raise HTTPException(_UNPROCESSABLE, "photo: a photo file is required in the form (or send JSON cards)")
+    try:
+        players = str(form.get("players") or "2").strip()
+        body = DiscardIn(cards=[], seat=form.get("seat"), players=int(players) if players.isdigit() else players,
+                         model=form.get("model") or "table")
+    except ValidationError as exc:
+        raise HTTPException(_UNPROCESSABLE, _one_line(exc)) from None
+    recognizer = get_recognizer(loaded)
+    data = await photo.read()
+    try:
+        decoded = decode_photo(data, min_long_side=recognizer.config.min_long_side)
+    except ImageError as exc:
+        code = status.HTTP_413_CONTENT_TOO_LARGE if len(data) > MAX_BYTES else _UNPROCESSABLE
+        raise HTTPException(code, f"photo: {exc}") from None
+    detections = await run_in_threadpool(recognizer.recognize_photo, decoded)
+    try:
+        dealt = read_dealt(detections, body.players)
+    except DealtCountError as exc:
+        out = NotDealtOut.from_seen(str(exc), exc.seen, decoded.original_size)
+        return JSONResponse(out.model_dump(), status_code=_UNPROCESSABLE)
+    advice = await run_in_threadpool(_advise, [str(c) for c in dealt.cards], body)
+    return DiscardOut.from_advice(advice, dealt, decoded.original_size)
