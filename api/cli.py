@@ -104,7 +104,7 @@ def _run_score(args: argparse.Namespace) -> int:
 
 def _print_show(show, verdict) -> None:  # noqa: ANN001 - scorer types, imported lazily
     """The human form of a show: each item with its cards and why it scores, totals, spoken count, claim."""
-    from api.counting import explain
+    from scorer.reasons import explain
 
     print(f"{'Crib' if show.crib else 'Hand'} {' '.join(map(str, show.hand))}, starter {show.starter}")
     for item in show.items:
@@ -236,16 +236,15 @@ def _check_annotate_path(path: Path) -> None:
 def _run_count(args: argparse.Namespace) -> int:
     import cv2
 
-    from api.counting import count_detections
+    from vision.starter import count_photo
     from api.schemas import CountOut
     from scorer.cards import Card
     from scorer.muggins import parse_claim
     from vision.annotate import CardAnnotator
-    from vision.image_io import not_a_file, read_photo
+    from vision.image_io import check_photo_file, read_photo
     from vision.starter import SURE, CardCountError, show_in_view
 
-    if not Path(args.photo).is_file():
-        raise CliError(not_a_file(Path(args.photo)))
+    check_photo_file(args.photo)  # a bomb or a non-photo refused from its header, before the models load
     starter = Card.parse(args.starter) if args.starter else None
     claimed = parse_claim(args.claim) if args.claim is not None else None
     if args.annotate:
@@ -254,7 +253,7 @@ def _run_count(args: argparse.Namespace) -> int:
     photo = read_photo(args.photo, min_long_side=recognizer.config.min_long_side)
     detections = recognizer.recognize_photo(photo, show_in_view(starter))
     try:
-        result = count_detections(detections, crib=args.crib, starter=starter, claim=claimed)
+        result = count_photo(detections, crib=args.crib, starter=starter, claim=claimed)
     except CardCountError as exc:
         hint = " (--starter CARD)" if len(exc.cards) == 4 and starter is None else ""
         raise CliError(f"{exc}{hint}") from None
@@ -296,7 +295,16 @@ def _register_serve(sub: argparse._SubParsersAction) -> None:
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the network in)")
     p.add_argument("--port", type=_port, default=8000, help="port, 1 to 65535 (default 8000)")
     p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx (default: models/)")
+    p.add_argument("--workers", type=_workers, default=1,
+                   help="server processes (default 1: one already uses every core, through its photo worker "
+                        "processes; more keep the service up if one fails; see docs/deploy.md)")
     p.set_defaults(handler=_run_serve)
+
+
+def _workers(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"a number of processes from 1 to 64, got {text!r}")
+    return int(text)
 
 
 def _port(text: str) -> int:
@@ -307,13 +315,24 @@ def _port(text: str) -> int:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
+    import errno
+    import socket
+
     import uvicorn
 
-    from api.main import create_app
-    from api.settings import Settings, get_settings
-
-    settings = Settings(models_dir=Path(args.models)) if args.models else get_settings()
-    uvicorn.run(create_app(settings), host=args.host, port=args.port)
+    try:  # a busy port is one line here, not uvicorn's six of log and traceback
+        with socket.create_server((args.host, args.port)):
+            pass
+    except OSError as exc:
+        why = "another server is there; choose another --port" if exc.errno == errno.EADDRINUSE else exc.strerror
+        raise CliError(f"cannot listen on {args.host}:{args.port}: {why}") from None
+    # The app is named, not handed over, so that each worker process builds its own (uvicorn starts
+    # processes by import string); its settings come from the environment they inherit.
+    if args.models:
+        os.environ["CRIBCOUNT_MODELS"] = str(Path(args.models).resolve())
+    os.environ["CRIBCOUNT_SERVER_PROCESSES"] = str(args.workers)
+    uvicorn.run("api.main:create_app", factory=True, host=args.host, port=args.port, workers=args.workers,
+                timeout_graceful_shutdown=10)
     return 0
 
 
@@ -337,6 +356,60 @@ def _run_lab(argv: list[str]) -> int:
         raise CliError(f"{argv[0]} needs the lab package (training/): run it from a checkout installed with "
                        "pip install -e '.[synth]'")
     return subprocess.call([sys.executable, "-m", "training", *argv])
+
+
+@command
+def _register_discard(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("discard", help="which cards to throw to the crib: every way to keep four, ranked",
+                       description="Rank every way to keep four of the dealt cards by the hand's exact expected "
+                                   "points over every starter plus (dealer) or minus (pone) the crib's exact "
+                                   "expectation over every starter and every throw of the others.")
+    p.add_argument("cards", nargs="*", metavar="CARD", help="the dealt cards: 6 for two players, 5 for three or four")
+    seat = p.add_mutually_exclusive_group(required=True)
+    seat.add_argument("--dealer", action="store_const", const="dealer", dest="seat", help="the crib is yours")
+    seat.add_argument("--pone", action="store_const", const="pone", dest="seat", help="the crib is the dealer's")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players at the table (default 2)")
+    p.add_argument("--photo", metavar="PHOTO", help="read the dealt cards from a photo instead (any layout)")
+    p.add_argument("--uniform", action="store_true", help="weigh every throw of the others alike, not by the "
+                                                          "shipped opponent model")
+    p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx (default: models/)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (the shape POST /api/discard returns)")
+    p.set_defaults(handler=_run_discard)
+
+
+def _run_discard(args: argparse.Namespace) -> int:
+    from api.discard_schemas import DiscardOut
+    from api.discarding import DealtCountError, advice_lines, advise_typed, read_dealt
+    from scorer.discard import advise
+
+    model = "uniform" if args.uniform else "table"
+    if args.photo and args.cards:
+        raise CliError("give the dealt cards or --photo, not both")
+    if not args.photo:
+        advice = advise_typed(args.cards, seat=args.seat, players=args.players, model=model)
+        print(DiscardOut.from_advice(advice).model_dump_json() if args.json else "\n".join(advice_lines(advice)))
+        return 0
+    from vision.image_io import not_a_file, read_photo
+
+    if not Path(args.photo).is_file():
+        raise CliError(not_a_file(Path(args.photo)))
+    recognizer = _photo_recognizer(args.models)
+    photo = read_photo(args.photo, min_long_side=recognizer.config.min_long_side)
+    try:
+        dealt = read_dealt(recognizer.recognize_photo(photo), args.players)
+    except DealtCountError as exc:
+        raise CliError(str(exc)) from None
+    advice = advise(dealt.cards, seat=args.seat, players=args.players, model=model)
+    if args.json:
+        print(DiscardOut.from_advice(advice, dealt, photo.original_size).model_dump_json())
+        return 0
+    print("Cards seen: " + ", ".join(f"{d.card} {d.confidence:.0%}" for d in dealt.detections))
+    unsure = [f"{d.card} ({d.confidence:.0%})" for d in dealt.detections if d.to_check]
+    if unsure:
+        print(f"Check {', '.join(unsure)}: not sure of {'it' if len(unsure) == 1 else 'them'}; if one is wrong, "
+              "type the cards: cribcount discard CARD ... --dealer|--pone")
+    print("\n".join(advice_lines(advice)))
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
