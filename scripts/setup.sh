@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# One-command set-up: system packages (card art, fonts, Chromium for page tests),
-# a project venv in .venv with the runtime + dev + synth extras, and the npm card art.
+# The developer set-up, one command: a project venv in .venv with the runtime + dev + synth extras,
+# the npm card art, and Debian packages that need root to install: the card art and fonts the lab
+# renders its synthetic scenes from, and Chromium for the page tests. (The runtime alone needs no
+# root: `pip install -e .` counts photos and serves the page.)
 # Usage: bash scripts/setup.sh [--train]   (--train adds torch + ultralytics for training)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +22,8 @@ if ((${#missing[@]})); then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "setup: please install (as root): apt-get install ${missing[*]}" >&2
+    echo "setup: these Debian packages need root (card art and fonts for the lab's renders, Chromium for" \
+         "the page tests): apt-get install ${missing[*]}; the runtime alone needs none: pip install -e ." >&2
     exit 1
   fi
 fi
