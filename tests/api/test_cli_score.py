@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from show_reference import reference_count
+from scorer.reference import reference_count
 
 from api.cli import main
 from scorer.cards import FULL_DECK

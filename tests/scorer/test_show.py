@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from show_reference import reference_count
+from scorer.reference import reference_count
 
 from scorer.cards import FULL_DECK, JACK, Card, InvalidCardError, parse_cards
 from scorer.show import (
