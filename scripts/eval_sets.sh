@@ -41,7 +41,7 @@ EOF
     synth data/tune783 300 783 test 640:1600
     synth data/tune784 200 784 test 1800:3200
     # Two rendered later still, to check that the tuning sets' long use was not what kept new
-    # classifiers behind the shipped one (models/HISTORY.md, The training crops looked at).
+    # classifiers behind the shipped one (docs/experiments, The training crops looked at).
     synth data/tune785 300 785 test 640:1600
     synth data/tune786 200 786 test 1800:3200
 fi

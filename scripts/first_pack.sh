@@ -4,7 +4,7 @@
 # with the real and mined crops harvested by the shipped models instead of the retraining's own
 # (which only its hours of earlier steps make). Resumable: re-run it and finished parts are skipped.
 # Then the first classifier trains from scratch on it, here or on a lent GPU (scripts/gpu_train.sh's
-# header; models/HISTORY.md, "The first classifier from scratch on the cleaned pack").
+# header; docs/experiments, "The first classifier from scratch on the cleaned pack").
 #
 #   bash scripts/first_pack.sh [ZIP_PARTS]   # .devdata/clsJpack, and in ZIP_PARTS zip parts (default 4)
 set -euo pipefail

@@ -3,7 +3,7 @@
 # It runs THERE, in the copy of the working tree the tool makes; nothing here calls it. Each call is
 # sent the tracked tree (about 32 MB, the models most of it) and at most 64 MiB in all, so a pack
 # travels in parts, one a call, and waits in /tmp/crib between calls while the machine stays warm
-# (30 s; a carried folder is replaced whole on the next call, /tmp is not). models/HISTORY.md
+# (30 s; a carried folder is replaced whole on the next call, /tmp is not). docs/experiments
 # ("A wider classifier from scratch on a lent GPU") says what it was used for and how long it took.
 #
 # Here, once (PyPI reaches this machine, not that one; the image there has torch but no Ultralytics;
@@ -11,7 +11,7 @@
 #   python3 -m pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
 #       --platform manylinux2014_x86_64 -d .whl ultralytics==8.4.190 ultralytics-thop==2.2.3 ultralytics-platform
 #   .venv/bin/python -m training.crop_pack data/clsG --out .devdata/clsGpack --zip-parts 3 --max-side 96 ...
-# The second classifier from scratch with every `none` crop kept (models/HISTORY.md, "Every `none`
+# The second classifier from scratch with every `none` crop kept (docs/experiments, "Every `none`
 # crop": run once, read no better than the shipped one):
 #   .venv/bin/python -m training.crop_pack data/clsG --out .devdata/clsGNpack --half det_ --half rp_ \
 #       --drop rp2_ --none 100000 --val-fraction 0.15 --seed 7 --max-side 96 --zip-parts 4
@@ -21,18 +21,18 @@
 #       --warmup-epochs 1 --depth 0.5 --width 0.375 --seed 93 --blur-aug
 #   As run: the start 35 s, each unpacking call 2-9 s, the training call 549 s (30 epochs), 280 s
 #   left. The machine is given back after 30 s idle: send the next call at once.
-# A detector from scratch on scenes (models/HISTORY.md, "A detector from scratch with close-ups, on a
+# A detector from scratch on scenes (docs/experiments, "A detector from scratch with close-ups, on a
 # lent GPU"): a training.det_data mix shrunk to 480 px WebP, five parts of 28 MB,
 #   .venv/bin/python -m training.scene_pack data/detS --out .devdata/detSpack --max-side 480 --quality 80 --zip-parts 5
 #   bash scripts/gpu_train.sh .devdata detSpack --hours 0.14 --imgsz 480 --depth 0.33 --width 0.125 --seed 71 \
 #       --warmup-epochs 1 --lr0 0.002      # as run: start 43 s, parts 1-4 under 3 s a call, the training 532 s
-# The first classifier from scratch (models/HISTORY.md, "The thresholds asked again ..."): its pack,
+# The first classifier from scratch (docs/experiments, "The thresholds asked again ..."): its pack,
 # step 17's crop sources with the harvests redone by the shipped models, three parts of 28.8 MB,
 #   .venv/bin/python -m training.crop_pack data/clsF --out .devdata/clsFpack --half det_ --half rp_ --none 8000 \
 #       --val-fraction 0.15 --seed 7 --max-side 96 --zip-parts 3
 #   bash scripts/gpu_train.sh .devdata clsFpack --hours 0.13 --epochs 100 --imgsz 96 --lr0 0.002 \
 #       --warmup-epochs 1 --depth 0.5 --width 0.25 --seed 93 --blur-aug      # the last part's call
-# The same with the chunky-club renders (models/HISTORY.md, "The first classifier from scratch, with the
+# The same with the chunky-club renders (docs/experiments, "The first classifier from scratch, with the
 # chunky clubs, on a lent GPU"): step 17's sources plus data/rp3 and data/rp3v, four parts of 24.7 MB,
 #   .venv/bin/python -m training.cls_data --out data/clsH <data/clsF's sources> chunky=data/rp3/cls chunkyv=data/rp3v/cls
 #   .venv/bin/python -m training.crop_pack data/clsH --out .devdata/clsHpack --half det_ --half rp_ --none 8000 \
@@ -40,7 +40,7 @@
 #   bash scripts/gpu_train.sh .devdata clsHpack --hours 0.145 --epochs 100 --imgsz 96 --lr0 0.002 \
 #       --warmup-epochs 1 --depth 0.5 --width 0.25 --seed 93 --blur-aug      # the last part's call
 #   As run: the start 46 s, parts 1-3 2-4 s a call, the training call 572 s (30 epochs), 249 s left.
-# Next, not run on a GPU yet (models/HISTORY.md, "Chunky clubs cleaned and weighted"): the same on clsHpack
+# Next, not run on a GPU yet (docs/experiments, "Chunky clubs cleaned and weighted"): the same on clsHpack
 # with the clubs of the chunky designs whose top lobe hardly rises left out and the other chunky
 # clubs and spades three times, four parts of 27 MB. On a machine with no data/, one command makes it
 # from nothing (every render and harvest it needs, harvested with the shipped models):

@@ -5,14 +5,14 @@
 #
 #   bash scripts/setup.sh --train      # once: torch + ultralytics in .venv
 #   bash scripts/retrain.sh            # about 18 h on two CPU cores for steps 1-16, timed when training used
-#                                      # one thread of them (a thread per core now, models/HISTORY.md, not timed
+#                                      # one thread of them (a thread per core now, docs/experiments, not timed
 #                                      # since); steps 17, 18 and 19, each run on a lent H200 first, about 13 h,
 #                                      # 12 h and 4 h more; step 20 a quarter of an hour
 #   bash scripts/first_pack.sh         # only steps 19-20's pack, harvested with the shipped models (42 min)
 #
 # The renders' seeds, sizes and decks, the harvests and that pack are defined in scripts/sources.sh.
 #
-# Steps (models/README.md lists them, models/HISTORY.md says why each is there):
+# Steps (models/README.md lists them, docs/experiments says why each is there):
 #   1. synthetic scenes: 4000 at 640 px for the detector, 1200 phone-size ones for sharp crops
 #   2. detector: slim YOLO11 on corner indices, 16 epochs at 480 px
 #   3. classifier: YOLO11-cls on 64 px index crops (52 cards + none), 12 epochs
@@ -38,22 +38,22 @@
 #  14. a wider classifier (width 0.375) trained from scratch on step 13's crops plus crops at the
 #      detector's own boxes on the renders: the second of three
 #  15. after the mirrored-render fix: the detector fine-tuned 2 epochs on renders as printed, each
-#      classifier fine-tuned in three rounds at falling rates (models/HISTORY.md, "Mirrored renders")
+#      classifier fine-tuned in three rounds at falling rates (docs/experiments, "Mirrored renders")
 #  16. the first classifier fine-tuned once more with camera blur on scenes with numbered boards and
-#      the real crops harvested again, 4 epochs (models/HISTORY.md, "Blurred photos")
+#      the real crops harvested again, 4 epochs (docs/experiments, "Blurred photos")
 #  17. a second classifier from scratch with camera blur (width 0.375, 40 epochs) on every crop
-#      source above, then one epoch with more `none` crops: models/classifier2.onnx (models/HISTORY.md,
+#      source above, then one epoch with more `none` crops: models/classifier2.onnx (docs/experiments,
 #      "A wider classifier from scratch on a lent GPU"; about 13 h on two cores, 8 min on an H200)
 #  18. a detector from scratch with close-ups (cut from step 1's phone-size renders) beside every
 #      detector scene above and the real scenes, 47 epochs at 480 px: models/detector.onnx
-#      (models/HISTORY.md, "A detector from scratch with close-ups, on a lent GPU"; about 12 h on
+#      (docs/experiments, "A detector from scratch with close-ups, on a lent GPU"; about 12 h on
 #      two cores, 8.4 min on an H200)
 #  19. the first classifier from scratch with camera blur (width 0.25, 30 epochs) on step 17's crop
 #      sources and the chunky-club renders: models/classifier.onnx; step 16's is kept as the third
-#      (models/HISTORY.md, "The first classifier from scratch, with the chunky clubs, on a lent GPU";
+#      (docs/experiments, "The first classifier from scratch, with the chunky clubs, on a lent GPU";
 #      about 4 h on two cores, 10 min on an H200)
 #  20. step 19's classifier fine-tuned 2 epochs with the chunky clubs that look like spades left out
-#      and the rest weighted, averaged with step 19's: models/classifier.onnx (models/HISTORY.md,
+#      and the rest weighted, averaged with step 19's: models/classifier.onnx (docs/experiments,
 #      "Chunky clubs cleaned and weighted"; about 15 min on two cores)
 #  21. the exports copied into models/
 set -euo pipefail
@@ -275,7 +275,7 @@ step "16. the first classifier fine-tuned once more, with camera blur (--blur-au
 # harvested again with the step-15 models; packed small (training.crop_pack: every synthetic index
 # crop, one copy of half the real ones, 6,000 none, a quarter of val, as WebP, what one call to a
 # lent GPU carries), then 4 epochs with each crop blurred, two in five, up to the legible limit
-# (models/HISTORY.md, "Blurred photos"; the release that added it ran this step on a lent H200).
+# (docs/experiments, "Blurred photos"; the release that added it ran this step on a lent H200).
 models_dir runs/round6 detector-U classifier-96U0c classifier-96UWc
 render nbT nbV
 harvest "$(harvester runs/round6)" data/nbM data/realcls4 data/realmid4
@@ -310,7 +310,7 @@ $PY -m training.cls_data --out data/clsG "${CROP_SOURCES[@]}" rp2=data/rp2/cls
 
 step "18. a detector from scratch with close-ups: models/detector.onnx"
 # Step 1's 640 px renders, close-ups cut from its phone-size ones (an index 35-80 px at 480, which
-# the 640 px renders rarely show: models/HISTORY.md, "Big indices"), step 15's phone-size and 640 px
+# the 640 px renders rarely show: docs/experiments, "Big indices"), step 15's phone-size and 640 px
 # renders, and the real scenes labelled again by the step-17 models, three times; shrunk to 480 px
 # WebP (training.scene_pack: the pack a lent H200 trained on, sent in five calls of 28 MB), where
 # --hours 0.14 came to 47 epochs.
@@ -327,7 +327,7 @@ $PY -m training.det_data --out data/detS --seed 3 data/det/yolo@3400/150 data/cl
 
 step "19. the first classifier from scratch, with the chunky clubs: models/classifier.onnx"
 # Step 17's crop sources and pack, with step 11's chunky-club renders (data/rp3, data/rp3v) whole:
-# a run without them, read at epoch 18 of 40, read gnome-plastic's clubs as spades (models/HISTORY.md,
+# a run without them, read at epoch 18 of 40, read gnome-plastic's clubs as spades (docs/experiments,
 # "A first classifier from scratch, read half-way"). At the first classifier's
 # width (0.25); a lent H200's --hours 0.145 came to 30 epochs. Step 16's classifier stays as the
 # third, read only where this one is unsure.
@@ -342,7 +342,7 @@ step "20. the chunky clubs cleaned and weighted: step 19's classifier fine-tuned
 # three times (training.chunky_clubs). Two epochs from step 19's weights on that pack, then the two
 # networks' weights averaged. The fine-tune alone read gnome-plastic's clubs better and, like any
 # short fine-tune of it on two cores, other cards a little worse; the average read more cards on six
-# tuning sets of seven and fewer on none (models/HISTORY.md, "Chunky clubs cleaned and weighted";
+# tuning sets of seven and fewer on none (docs/experiments, "Chunky clubs cleaned and weighted";
 # about 15 minutes on two cores).
 [ -f runs/export/classifier-96J.onnx ] || $PY -m training.train_classifier --data data/clsJpack \
     --epochs $(epochs 2) --imgsz 96 --batch 128 --lr0 0.0003 --warmup-epochs 0.1 --depth 0.5 --width 0.25 \

@@ -1,11 +1,11 @@
 # The training sources of scripts/retrain.sh, by name, written once: sourced by it and by
 # scripts/first_pack.sh (which builds the first classifier's pack from nothing, harvesting with the
 # shipped models). Each render's seed, size and decks are here; the steps that read them are in
-# retrain.sh, and models/HISTORY.md says why each is there. The caller sets PY and scenes FULL TINY.
+# retrain.sh, and docs/experiments says why each is there. The caller sets PY and scenes FULL TINY.
 
 # Every scene's cribbage board prints its counts (5, 10, ... 121): the shipped models never saw
 # one, and about one photo in a hundred with such a board in view gained a card from a "15" read
-# as 5S (models/HISTORY.md, Numbered boards). The renders are new scenes either way: the shipped
+# as 5S (docs/experiments, Numbered boards). The renders are new scenes either way: the shipped
 # models trained on renders mirrored by the engine's old camera.
 BOARDS=--numbered-boards
 

@@ -5,7 +5,7 @@ photo from afar is made from each: the photo scaled into the middle of a 4000x30
 table colour, saved as a JPEG, so that its cards are a small part of every look the detector takes
 at the whole photo while keeping about the pixels they had (the frame decodes at half size).
 Nothing is written to disk: ``cribcount eval --from-afar 0.35`` reads ``../shared`` photos so made
-in memory (models/HISTORY.md, "Photos from afar").
+in memory (docs/experiments, "Photos from afar").
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Why: a blurred index is the classifier's commonest miss. On the tuning renders, 
 at the top but below the card line are mostly blurred hard; and the real tuning photos made soft
 (a Gaussian of 1.5 px on a 640 px photo, a card still easy to name by eye) read 96.3% of cards
 against 98.8% as taken, with the detector boxing every missed index and the classifier reading it
-wrong or unsure (models/HISTORY.md, "Blurred photos"). The renders blur whole scenes, so an index
+wrong or unsure (docs/experiments, "Blurred photos"). The renders blur whole scenes, so an index
 is blurred in proportion to the photo, mostly lightly; here each crop is blurred in proportion to
 itself, up to the blur a person can still read (``training.synth.scene.MAX_BLUR_PER_INDEX_PX`` of
 the index's height), so heavily blurred indices of every design and of the real crops are seen.

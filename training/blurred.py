@@ -3,7 +3,7 @@
 The real photos here are sharp. A blurred one is made from each: a Gaussian of ``sigma`` pixels
 of the photo as stored (a defocused lens; on `poker-cards-4`'s 640 px photos 1.5 leaves every
 index easy to name by eye), then saved again as a JPEG, as a phone would. Nothing is written to
-disk: ``cribcount eval --blur 1.5`` reads ``../shared`` photos blurred in memory (models/HISTORY.md,
+disk: ``cribcount eval --blur 1.5`` reads ``../shared`` photos blurred in memory (docs/experiments,
 "Blurred photos").
 """
 

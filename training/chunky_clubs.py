@@ -7,12 +7,12 @@ The chunky-club decks (:data:`training.synth.procedural.RANDOM_CHUNKY_DECKS`) we
 clubs whose lobes fuse into a round head, the outline nearest a spade's. Some of them draw a top lobe
 that hardly rises above the side ones (``club_top`` above -0.4), and at the sizes the scenes render
 them those clubs are round blobs on a foot: a person reads them as spades too, and the first
-classifier learnt the family poorly (models/HISTORY.md, "Chunky clubs cleaned and weighted"). The
+classifier learnt the family poorly (docs/experiments, "Chunky clubs cleaned and weighted"). The
 pack written here is the one read (``src``) with those designs' club crops left out, and every
 other chunky club and spade crop repeated ``repeat`` times, so what is left of the family counts
 for more. ``--keep-clubs-from PX`` keeps (and repeats) those designs' club crops cut PX or more
 across: a crop's side follows the index's size in the scene (up to the pack's 96 px), and from about
-80 px most of those clubs show their top lobe (models/HISTORY.md, "`cls96H`'s own recipe on the
+80 px most of those clubs show their top lobe (docs/experiments, "`cls96H`'s own recipe on the
 cleaned pack"). Everything else, val included, is kept as it is. Files are hard links into
 ``src`` (the same bytes, no re-encoding); ``--zip-parts`` writes the parts a lent GPU is sent.
 

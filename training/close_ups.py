@@ -1,7 +1,7 @@
 """Close-up detector scenes cut from sharp phone-size renders: indices as big as a photo taken close makes them.
 
 Why: the detector trained on 640 px scenes, where a corner index comes out 10-55 px on its
-long side at the 480 px it trains at (median 20; models/HISTORY.md, "Big indices"). A phone
+long side at the 480 px it trains at (median 20; docs/experiments, "Big indices"). A phone
 held close over a show makes indices of 40-80 px at the 608 px the detector sees a phone photo
 at, and there its boxes slip: on the tuning renders a card whose best index is 15-30 px at the
 detector's scale is missed 2.3-2.9% of the time, 30-50 px 5-6%, 50 px and more 12-16%, a third of

@@ -76,7 +76,7 @@ def compare_by_deck(new: EvalReport, old: EvalReport, against: str) -> dict[str,
     The held-out designs are read very differently, and a candidate that mends the weakest one
     gains in the pooled figure while it costs the others: the first classifier trained on the
     cleaned pack gained 15 cards on `gnome-plastic` over the seven tuning sets and lost 6 on
-    `kde-standard`, and read no better on the validation sets (models/HISTORY.md)."""
+    `kde-standard`, and read no better on the validation sets (docs/experiments)."""
     new_decks, old_decks = by_deck(new), by_deck(old)
     if len(new_decks) < 2:
         return {}

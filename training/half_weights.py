@@ -5,7 +5,7 @@ weights, so two of them and the rest do not fit; stored as 16-bit floats they ta
 large float32 weight becomes a float16 initializer with a ``Cast`` back to float32 in front of
 the nodes that used it: onnxruntime folds those casts into constants when it loads the model, so
 the network runs in float32 exactly as before, on weights rounded to 11 significant bits (a
-change in the last digits of a reading, measured in models/HISTORY.md). Nothing at run time
+change in the last digits of a reading, measured in docs/experiments). Nothing at run time
 needs to know: the file is still a float32-in, float32-out model.
 
     python -m training.half_weights runs/export/classifier-96GNft.onnx models/classifier3.onnx

@@ -4,7 +4,7 @@ The independent check of the recognizer names "other decks, tables and light", a
 photos here were taken in one light. A photo in another light is made from each: its pixels
 scaled, per channel, with sensor noise for a dim one, then saved again as a JPEG, as a phone
 would. Nothing is written to disk: ``cribcount eval --light dim`` reads ``../shared`` photos
-relit in memory (models/HISTORY.md, "Dim and warm light").
+relit in memory (docs/experiments, "Dim and warm light").
 """
 
 from __future__ import annotations

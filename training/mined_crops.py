@@ -8,7 +8,7 @@ at 0.5 or more, and such boxes are a third of the false cards. A rendered scene'
 exactly where every index is, covered or not, so each detection that overlaps none of them is
 a ``none`` the detector itself chose: the mistakes the classifier must learn to reject.
 Tried once (one epoch of the first classifier with 5,255 such crops added) and not shipped: no
-fewer false cards on the tuning sets (models/HISTORY.md, "Decks it trained on read no better").
+fewer false cards on the tuning sets (docs/experiments, "Decks it trained on read no better").
 
     python -m training.mined_crops --scenes data/rpA data/rpS --out data/minedA --models models
 
@@ -16,7 +16,7 @@ With ``--cards`` the detector's boxes that do land on a legible index are croppe
 under the card the label names: the boxes the classifier reads at run time, a suit cut off or a
 neighbour's index taken in, where the training crops are cut at the labelled box and jittered.
 A third of the crops the second classifier (``cls96W7``) trained on came this way
-(models/HISTORY.md, "A wider second classifier").
+(docs/experiments, "A wider second classifier").
 
     python -m training.mined_crops --scenes data/rpA data/rpAv data/oldA data/rp3 data/rp3v --out data/detboxM \
         --models runs/round5 --cards --per-scene 3 --seed 911

@@ -17,7 +17,7 @@ where the card was lost:
 
 The last is the recognizer's own doing, the others the models'. Each set prints its counts, then a
 line per missed card with its photo, deck and its best few boxes (detector score, reading).
-(models/HISTORY.md, "One place, one index, measured by area", is where it was first used.)
+(docs/experiments, "One place, one index, measured by area", is where it was first used.)
 """
 
 from __future__ import annotations

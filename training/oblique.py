@@ -7,7 +7,7 @@ smaller and foreshortened. A slanted photo is made from each: the view of a came
 side, a phone's main camera), so the top edge narrows and its cards shrink; the warped photo is
 scaled back to its long side, the corners it uncovers filled with the table's colour
 (:func:`training.afar.table_colour`), then saved again as a JPEG. Nothing is written to disk:
-``cribcount eval --oblique 30`` reads ``../shared`` photos so made in memory (models/HISTORY.md,
+``cribcount eval --oblique 30`` reads ``../shared`` photos so made in memory (docs/experiments,
 "Photos at a slant"); ``--oblique 0`` reads them saved again only, the control.
 """
 

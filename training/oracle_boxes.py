@@ -10,7 +10,7 @@ difference is what the detector (and the second looks) lose; what the label boxe
 the classifier's. Each set prints both, by the standard figures and by layout and the cards'
 angle in the photo: in a fan, a crib pile or an overlapping row a turned card is missed far more
 often than an upright one, and this is how that was told apart from the reading of turned glyphs
-(models/HISTORY.md, "Cards at an angle").
+(docs/experiments, "Cards at an angle").
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ def pack(mix: Path, out: Path, *, max_side: int = 480, quality: int = 80, blurre
     ``blurred``: the share of training scenes that also get a blurred copy (:func:`camera_blur`,
     drawn with ``seed``), listed as often as the scene itself. The renders blur whole photos, mostly
     lightly; a fine-tune with such copies was measured once and read blurred photos no better
-    (models/HISTORY.md, "A detector from scratch with close-ups, on a lent GPU")."""
+    (docs/experiments, "A detector from scratch with close-ups, on a lent GPU")."""
     lists = {split: read_list(mix / f"{split}.txt") for split in ("train", "val")}
     if out.exists():
         shutil.rmtree(out)

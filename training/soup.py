@@ -4,7 +4,7 @@ Fine-tunes that start from the same checkpoint stay in one basin of the loss, so
 of their weights is itself a good network, often better than any one of them on data none of
 them saw (Wortsman et al., "Model soups", 2022): each fine-tune overfits its own data and seed a
 little differently, and the average keeps what they agree on. Here a soup of four fine-tunes
-read more cards of unseen deck designs than any of them (models/HISTORY.md, Model soups). Unlike
+read more cards of unseen deck designs than any of them (docs/experiments, Model soups). Unlike
 an ensemble it costs nothing at run time: one network, one pass.
 
 Every tensor of the checkpoints' networks is averaged, BatchNorm running statistics too (the

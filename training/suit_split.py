@@ -3,7 +3,7 @@
     python -m training.suit_split data/tune780 [data/tune781 ...] --deck gnome-plastic \
         [--models models runs/candX ...]
 
-Half of what the held-out renders miss is one design's clubs read as spades (models/HISTORY.md,
+Half of what the held-out renders miss is one design's clubs read as spades (docs/experiments,
 "Chunky clubs cleaned and weighted"). Whether a new first classifier mends that is measured here,
 apart from the detector and the show: every black index of the deck's face-up cards that is in
 view and legible (as a label makes a card required) is cut where the label boxes it, and for each

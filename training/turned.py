@@ -6,7 +6,7 @@ turn exactly (pixels moved, nothing resampled), any other angle on a canvas grow
 photo, the corners it uncovers filled with the table's colour (:func:`training.afar.table_colour`;
 mirroring the edges in would add mirrored cards), then saved again as a JPEG. Nothing is written
 to disk: ``cribcount eval --turn 45`` reads ``../shared`` photos so made in memory
-(models/HISTORY.md, "Cards at an angle"); ``--turn 0`` reads them saved again only, the control.
+(docs/experiments, "Cards at an angle"); ``--turn 0`` reads them saved again only, the control.
 """
 
 from __future__ import annotations

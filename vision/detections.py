@@ -60,7 +60,7 @@ class Expected:
 CHECK_BELOW = 0.95
 """A card read below this is one for the player to check (the page marks it, the CLI names it).
 
-Chosen on the tuning renders read as shows (models/HISTORY.md, Wrong counts given as sure): at 0.8,
+Chosen on the tuning renders read as shows (docs/experiments, Wrong counts given as sure): at 0.8,
 28 of 1,299 shows had a false card read above the line and nothing marked; at 0.95, 14, for a fifth
 of shows marked instead of one in thirteen. Real photos read surer: the 78 real tuning photos had 1
 photo marked at 0.8 and 3 at 0.95."""

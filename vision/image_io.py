@@ -310,7 +310,7 @@ def white_balanced(img: np.ndarray, percentile: float = 99.0, target: float = 23
     cost as many photos as it fixed, or put a sure photo in doubt (a second look, 40 ms). The gains
     lie between 1/1.25 and ``max_gain``, so a photo of dark wood with a few small cards is not pushed
     to glare. Why: real photos of one deck made dim (×0.4) or lit warm lost 7 and 2 points of cards
-    as decoded, about none balanced (models/HISTORY.md, "Dim and warm light").
+    as decoded, about none balanced (docs/experiments, "Dim and warm light").
     """
     gains = np.clip(target / np.maximum(channel_percentiles(img, percentile), 1.0), 1 / 1.25, max_gain)
     if gains.min() < 1 + min_change and gains.max() < (1 + min_change) * gains.min():

@@ -207,7 +207,7 @@ def surest(detections: Detections, expected: Expected) -> tuple[Detections, Dete
     (not counting ``expected.besides``, kept where it was read), the surest. The card set aside is
     what the recognizer read least surely: on the tuning sets 15 of 17 such cards were not in the
     photo (a second reading of a neighbouring index, a pip), and each left a photo of the show
-    uncounted (models/HISTORY.md, "Reading a show as a show"). Two or more too many are not a
+    uncounted (docs/experiments, "Reading a show as a show"). Two or more too many are not a
     show misread but another photo (a pegging row): nothing is set aside."""
     others = np.flatnonzero([card != expected.besides for card in detections.cards])
     if len(others) != expected.cards + 1:
