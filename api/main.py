@@ -22,7 +22,7 @@ from starlette.formparsers import MultiPartParser
 from api.admission import Admission, PhotoGate
 from api.deps import LoadedRecognizer, PhotoRecognizer
 from api.limits import BodyLimit
-from api.routers import count, discard, health, peg, score
+from api.routers import count, discard, health, peg, practice, score
 from api.settings import Settings, get_settings
 from api.workers import PhotoReader, ProcessReader, ThreadReader, WorkerLimits
 
@@ -85,7 +85,7 @@ def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | N
                        drain_timeout_s=settings.upload_timeout_s,
                        drain_max_bytes=8 * settings.max_body_bytes)  # added last: runs first
     app.add_exception_handler(RequestValidationError, _validation_error)
-    for router in (count.router, score.router, peg.router, health.router, discard.router):
+    for router in (count.router, score.router, peg.router, health.router, discard.router, practice.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
