@@ -49,3 +49,9 @@ def test_a_wheel_install_finds_its_models_and_counts_a_photo():
                          timeout=900)
     assert out.returncode == 0, out.stdout + out.stderr
     assert "counted 5S 8D 9C 9H 9S" in out.stdout
+
+
+def test_the_readme_and_the_model_card_read_in_two_minutes():
+    assert len((ROOT / "README.md").read_text().split()) <= 900
+    assert len((ROOT / "models" / "README.md").read_text().split()) <= 1500
+    assert (ROOT / "docs" / "experiments" / "README.md").is_file()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import cv2
@@ -20,16 +21,23 @@ class ModelMissingError(FileNotFoundError):
 
 
 def session(path: Path):  # noqa: ANN201 - onnxruntime is imported here only
-    """An onnxruntime CPU session for the model file ``path``."""
-    import onnxruntime as ort
-
+    """An onnxruntime CPU session for the model file ``path``, loaded once per process and file
+    version: recognizers with other settings share it (onnxruntime's ``run`` is thread-safe)."""
     if not path.exists():
         raise ModelMissingError(f"model file {path} is missing; see models/README.md to retrain")
+    stat = path.stat()
+    return _session(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=16)
+def _session(path: str, _mtime_ns: int, _size: int):  # noqa: ANN202
+    import onnxruntime as ort
+
     opts = ort.SessionOptions()
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     # Idle sessions' threads spin waiting for work and take the cores from the busy one.
     opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(path, sess_options=opts, providers=["CPUExecutionProvider"])
 
 
 def sidecar(path: Path) -> dict:
