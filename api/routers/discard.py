@@ -13,13 +13,14 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from api.deps import LoadedDep, get_recognizer
+from api.deps import LoadedDep, get_reader
 from api.discard_schemas import DiscardIn, DiscardOut, NotDealtOut
 from api.discarding import DealtCountError, read_dealt
 from api.schemas import ErrorOut
 from scorer.cards import InvalidCardError, parse_cards
 from scorer.discard import DiscardError, advise
-from vision.image_io import MAX_BYTES, ImageError, decode_photo
+from api.workers import ModelsNotLoaded
+from vision.image_io import MAX_BYTES, ImageError, UnsupportedImage
 
 router = APIRouter(prefix="/api", tags=["discard"])
 
@@ -64,12 +65,14 @@ def _advise(cards, body: DiscardIn):
     }}},
     responses={
         413: {"model": ErrorOut, "description": "The photo is over 20 MB."},
-        415: {"model": ErrorOut, "description": "Neither JSON nor a multipart form."},
+        415: {"model": ErrorOut, "description": "Neither JSON nor a multipart form, or a photo of a format "
+                                                "not accepted (GIF, BMP, TIFF...)."},
         422: {"model": NotDealtOut | ErrorOut,
               "description": "Not card notation, a card twice, the wrong number of cards for the players, a "
                              "photo that cannot be read, or one that does not show the dealt cards (then the "
                              "cards seen are listed)."},
-        503: {"model": ErrorOut, "description": "A photo was sent and the recognition models are not installed."},
+        503: {"model": ErrorOut, "description": "A photo was sent and the recognition models are not installed "
+                                                "(or the photo workers are busy)."},
     },
 )
 async def discard(request: Request, loaded: LoadedDep) -> DiscardOut | JSONResponse:
@@ -97,18 +100,22 @@ async def discard(request: Request, loaded: LoadedDep) -> DiscardOut | JSONRespo
                          model=form.get("model") or "table")
     except ValidationError as exc:
         raise HTTPException(_UNPROCESSABLE, _one_line(exc)) from None
-    recognizer = get_recognizer(loaded)
+    reader = await get_reader(request, loaded)
     data = await photo.read()
     try:
-        decoded = decode_photo(data, min_long_side=recognizer.config.min_long_side)
+        # No expected count: a deal is read card by card, with no starter and no show to make up.
+        reading = await reader.read(data, None)
+    except UnsupportedImage as exc:
+        raise HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE, f"photo: {exc}") from None
     except ImageError as exc:
         code = status.HTTP_413_CONTENT_TOO_LARGE if len(data) > MAX_BYTES else _UNPROCESSABLE
         raise HTTPException(code, f"photo: {exc}") from None
-    detections = await run_in_threadpool(recognizer.recognize_photo, decoded)
+    except ModelsNotLoaded as exc:
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from None
     try:
-        dealt = read_dealt(detections, body.players)
+        dealt = read_dealt(reading.detections, body.players)
     except DealtCountError as exc:
-        out = NotDealtOut.from_seen(str(exc), exc.seen, decoded.original_size)
+        out = NotDealtOut.from_seen(str(exc), exc.seen, reading.original_size)
         return JSONResponse(out.model_dump(), status_code=_UNPROCESSABLE)
     advice = await run_in_threadpool(_advise, [str(c) for c in dealt.cards], body)
-    return DiscardOut.from_advice(advice, dealt, decoded.original_size)
+    return DiscardOut.from_advice(advice, dealt, reading.original_size)

@@ -1,0 +1,142 @@
+"""The page's Discard view in a real headless Chromium: photo of the deal -> ranked advice, the throw boxed.
+
+With the recognizer double (cards drawn on felt, fanned as in the hand), then, where the models and
+the real photos are there, with the real recognizer on a real photo of six cards. Screenshots at
+390x844 and 1280x800 go to test-output/ (docs/discard-390.png and docs/discard-1280.png are copies).
+"""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from dealt_photos import fanned, real_reason, real_six_cards
+from support import ROOT, FakeRecognizer, live_server
+
+from api.main import create_app
+
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)", allow_module_level=True)
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+OUT = ROOT / "test-output"
+DEAL = "2H 3D 4C 5S 5H JD"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def phone(browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True)
+    return context.new_page()
+
+
+def thrown_boxes(page) -> set[str]:
+    return set(page.locator("#deal-boxes rect.throw").evaluate_all("rs => rs.map(r => r.dataset.card)"))
+
+
+def screenshots(page, name: str) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    OUT.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    # Two phone screens: the photo with the throw boxed, then the best choices.
+    page.screenshot(path=str(OUT / f"{name}-390.png"), full_page=True, clip={"x": 0, "y": 0, "width": 390, "height": 1688})
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(OUT / f"{name}-1280.png"))
+    assert (OUT / f"{name}-390.png").stat().st_size > 10_000
+
+
+def test_photo_of_six_cards_gives_ranked_advice_with_the_throw_boxed(browser, tmp_path):
+    expect = playwright.expect
+    photo = fanned(DEAL)
+    (tmp_path / "deal.jpg").write_bytes(photo.jpeg)
+    fake = FakeRecognizer()
+    fake.add(photo)
+    with live_server(create_app(recognizer=fake)) as url:
+        page = phone(browser)
+        page.goto(url)
+        page.get_by_role("link", name="Discard").tap()
+        expect(page.locator("#discard")).to_be_visible()
+        expect(page.locator("main[data-view=count]")).to_be_hidden()
+
+        page.set_input_files("#deal-photo", str(tmp_path / "deal.jpg"))
+        expect(page.locator("#advice-list li")).to_have_count(15)
+        first = page.locator("#advice-list li").first
+        expect(first.locator(".throw")).to_contain_text("5♥")
+        expect(first.locator(".throw")).to_contain_text("5♠")
+        expect(first).to_contain_text("in your own crib averages")
+        assert thrown_boxes(page) == {"5H", "5S"}
+        expect(page.locator("#deal-boxes rect.keep")).to_have_count(4)
+        expect(page.locator("#deal-cards li")).to_have_count(6)
+
+        # As pone the fives stay out of the dealer's crib, and the boxes follow.
+        page.get_by_label("Pone").check()
+        expect(first).to_contain_text("gives the dealer's crib")
+        assert thrown_boxes(page) != {"5H", "5S"} and len(thrown_boxes(page)) == 2
+
+        # Tapping another choice boxes its throw.
+        third = page.locator("#advice-list li").nth(2)
+        third.locator("button").tap()
+        expect(third.locator("button")).to_have_attribute("aria-pressed", "true")
+        labels = page.locator("#deal-boxes text").evaluate_all("ts => ts.map(t => t.textContent)")
+        shown = {t.replace("throw ", "") for t in labels}
+        assert shown == set(third.locator(".throw .mini").all_inner_texts())
+
+        # A misread card is fixed by tapping it out and tapping the right one in.
+        page.get_by_role("button", name="JD: tap to take it out").tap()
+        expect(page.locator("#deal-status")).to_contain_text("Add 1 more card")
+        expect(page.locator("#advice")).to_be_hidden()
+        page.locator("#deal-ranks button", has_text="K").tap()
+        page.get_by_role("button", name="spades").tap()
+        expect(page.locator("#advice-list li")).to_have_count(15)
+        expect(page.locator("#deal-cards li")).to_have_count(6)
+
+        page.get_by_label("Dealer").check()
+        expect(first).to_contain_text("in your own crib averages")
+        screenshots(page, "discard-drawn")
+        page.context.close()
+
+
+def test_cards_tapped_in_for_three_players_and_a_wrong_photo_says_what_it_saw(browser, tmp_path):
+    expect = playwright.expect
+    four = fanned("2H 3D 4C 5S", size=(1600, 1204))
+    (tmp_path / "four.jpg").write_bytes(four.jpeg)
+    fake = FakeRecognizer()
+    fake.add(four)
+    with live_server(create_app(recognizer=fake)) as url:
+        page = phone(browser)
+        page.goto(url + "#discard")
+        page.get_by_label("Players").select_option("3")
+        for rank, suit in (("A", "clubs"), ("2", "hearts"), ("3", "spades"), ("7", "diamonds"), ("8", "clubs")):
+            page.locator("#deal-ranks button", has_text=rank).first.tap()
+            page.get_by_role("button", name=suit).tap()
+        expect(page.locator("#advice-list li")).to_have_count(5)
+        page.set_input_files("#deal-photo", str(tmp_path / "four.jpg"))
+        expect(page.locator("#deal-status")).to_contain_text("expected the 5 dealt cards of a 3-player game, saw 4")
+        expect(page.locator("#deal-cards li")).to_have_count(4)
+        page.context.close()
+
+
+@pytest.mark.skipif(real_reason() is not None, reason=str(real_reason()))
+def test_a_real_photo_of_six_cards_read_by_the_models(browser, tmp_path):
+    expect = playwright.expect
+    photo = real_six_cards(tmp_path / "six.jpg")
+    with live_server(create_app()) as url:
+        page = phone(browser)
+        page.goto(url + "#discard")
+        page.set_input_files("#deal-photo", str(photo))
+        expect(page.locator("#advice-list li")).to_have_count(15, timeout=60_000)
+        expect(page.locator("#deal-boxes rect.throw")).to_have_count(2)
+        assert sorted(page.locator("#deal-cards .face").all_inner_texts()) == sorted(
+            ["9♥", "10♥", "J♥", "Q♥", "K♥", "A♠"])
+        screenshots(page, "discard")
+        page.context.close()
