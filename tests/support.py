@@ -161,6 +161,27 @@ def card(text: str) -> Card:
     return Card.parse(text)
 
 
+# -- the page in a real browser -------------------------------------------------------------------
+
+CHROMIUM = __import__("shutil").which("chromium") or "/usr/bin/chromium"
+"""Debian's Chromium (scripts/setup.sh installs it): Playwright drives it, never a downloaded one."""
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@contextmanager
+def chromium() -> Iterator:
+    """Headless Chromium under Playwright; yields the browser (a page test's module fixture wraps it)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
 # -- the shipped sample photos and the real models ------------------------------------------------
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
