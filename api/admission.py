@@ -19,21 +19,41 @@ from api.limits import drain, send_json
 
 @dataclass
 class Admission:
-    """How many photo requests this process has in hand, and how many it takes (mutable: a counter
-    on the event loop, where every request starts and ends, so no lock)."""
+    """How many photo requests this process has in hand, and whether it takes one more (mutable: a
+    counter on the event loop, where every request starts and ends, so no lock).
+
+    Two bounds: ``capacity`` at most, and no more than can be answered within ``target_s``: with
+    ``workers`` reading at once and a photo taking ``photo_s`` (a running mean of the workers' own
+    times, so a slower machine or a busier one takes fewer), request number ``n`` waits about
+    ``ceil(n / workers) * photo_s``. While no worker is free, one is refused when that passes
+    ``target_s``."""
 
     capacity: int
+    workers: int
+    target_s: float
     retry_after_s: int
     in_flight: int = 0
     refused: int = 0
+    photo_s: float = 0.0
+    """Mean seconds a worker takes over one photo (exponential, the last ~10 photos); 0 before any."""
 
     @property
     def full(self) -> bool:
-        return self.in_flight >= self.capacity
+        if self.in_flight >= self.capacity:
+            return True
+        return self.in_flight >= self.workers and self.expected_s(self.in_flight + 1) > self.target_s
+
+    def expected_s(self, n: int) -> float:
+        """About how long the ``n``-th photo in hand waits for its answer."""
+        return -(-n // self.workers) * self.photo_s
+
+    def observe(self, seconds: float) -> None:
+        """A worker took ``seconds`` over a photo."""
+        self.photo_s = seconds if self.photo_s == 0 else 0.9 * self.photo_s + 0.1 * seconds
 
     def busy_message(self) -> str:
-        return (f"busy: {self.in_flight} photos are being read or waiting, the most this server takes; "
-                f"try again in {self.retry_after_s} s")
+        return (f"busy: {self.in_flight} photos are being read or waiting, the most this server answers "
+                f"in time; try again in {self.retry_after_s} s")
 
 
 class PhotoGate:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 
 from fastapi import HTTPException, status
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -48,12 +47,13 @@ class BodyLimit:
                             {"detail": too_large_message(declared, self.photo_limit)})
             return
         received = 0
-        deadline = time.monotonic() + self.timeout_s
+        deadline = asyncio.get_running_loop().time() + self.timeout_s
 
         async def limited() -> Message:
             nonlocal received
             try:
-                message = await asyncio.wait_for(receive(), max(deadline - time.monotonic(), 0.001))
+                async with asyncio.timeout_at(deadline):  # a timer, not a task per chunk as wait_for makes
+                    message = await receive()
             except TimeoutError:
                 # Raised into the body parser: FastAPI answers it as it is; uvicorn then closes the
                 # connection, since the body was not read to its end.
@@ -98,18 +98,15 @@ async def send_json(send: Send, status_code: int, body: dict,
 async def drain(receive: Receive, timeout_s: float, max_bytes: int | None = None) -> None:
     """Read and drop a request body, for at most ``timeout_s`` (a stalled client is not waited for)
     and, when given, ``max_bytes``."""
-    deadline = time.monotonic() + timeout_s
     received = 0
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return
-        try:
-            message = await asyncio.wait_for(receive(), remaining)
-        except TimeoutError:
-            return
-        received += len(message.get("body", b""))
-        if message["type"] != "http.request" or not message.get("more_body", False):
-            return
-        if max_bytes is not None and received > max_bytes:
-            return
+    try:
+        async with asyncio.timeout(timeout_s):
+            while True:
+                message = await receive()
+                received += len(message.get("body", b""))
+                if message["type"] != "http.request" or not message.get("more_body", False):
+                    return
+                if max_bytes is not None and received > max_bytes:
+                    return
+    except TimeoutError:
+        return

@@ -80,7 +80,8 @@ def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | N
     MultiPartParser.spool_max_size = max(MultiPartParser.spool_max_size, settings.max_body_bytes)
     app.add_middleware(BodyLimit, max_body_bytes=settings.max_body_bytes, photo_limit=settings.max_photo_bytes,
                        timeout_s=settings.upload_timeout_s)
-    app.state.admission = Admission(settings.photo_capacity, settings.retry_after_s)
+    app.state.admission = Admission(settings.photo_capacity, settings.photo_worker_count, settings.photo_target_s,
+                                    settings.retry_after_s)
     app.add_middleware(PhotoGate, admission=app.state.admission, paths=frozenset({"/api/count"}),
                        drain_timeout_s=settings.upload_timeout_s,
                        drain_max_bytes=8 * settings.max_body_bytes)  # added last: runs first

@@ -35,7 +35,8 @@ class Settings(BaseModel):
                                       "photos, per server process (env CRIBCOUNT_PHOTO_WORKERS). Default: "
                                       "one per core, shared among the server processes; a recognizer "
                                       "handed to create_app runs in the server process unless this is set.")
-    photo_queue: int = Field(4, ge=0, description="Photos that may wait for a worker beyond those being "
+    # 2: at ~2 photos/s on 2 cores, a photo admitted last waits ~2 s at most (issue 70: p99 <= 2 s).
+    photo_queue: int = Field(2, ge=0, description="Photos that may wait for a worker beyond those being "
                              "read (env CRIBCOUNT_PHOTO_QUEUE); past that /api/count answers 503.")
     photo_timeout_s: float = Field(8.0, gt=0, description="Wall time one photo may take to decode and read "
                                    "in a worker before the worker is killed and the photo refused (422).")
@@ -44,6 +45,8 @@ class Settings(BaseModel):
     upload_timeout_s: float = Field(60.0, gt=0, description="Time a request body may take to arrive "
                                     "(env CRIBCOUNT_UPLOAD_TIMEOUT): a slow or stalled upload is dropped "
                                     "with 408. A phone's 5 MB photo over a 1 Mbit/s uplink takes ~40 s.")
+    photo_target_s: float = Field(2.0, gt=0, description="Answer time a photo is admitted for: while no "
+                                  "worker is free, one that would wait longer (at the workers' recent pace) gets 503.")
     retry_after_s: int = Field(2, ge=1, description="Retry-After of a 503 when the photo queue is full.")
 
     @property

@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import resource
 import tempfile
+import time
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +41,8 @@ class PhotoReading:
 
     detections: Detections
     original_size: tuple[int, int]
+    seconds: float = 0.0
+    """How long the decode and recognition took (in the worker: no queue wait)."""
 
 
 class PhotoTooCostly(ImageError):
@@ -60,8 +63,10 @@ class PhotoReader(Protocol):
 
 def read_photo_bytes(recognizer: object, data: bytes, expected: Expected | None) -> PhotoReading:
     """Decode an uploaded photo (upload limits) and recognize its cards."""
+    t = time.perf_counter()
     decoded = decode_photo(data, min_long_side=recognizer.config.min_long_side, limits=UPLOAD)  # type: ignore[attr-defined]
-    return PhotoReading(recognizer.recognize_photo(decoded, expected), decoded.original_size)  # type: ignore[attr-defined]
+    detections = recognizer.recognize_photo(decoded, expected)  # type: ignore[attr-defined]
+    return PhotoReading(detections, decoded.original_size, time.perf_counter() - t)
 
 
 @dataclass(frozen=True)
@@ -131,9 +136,12 @@ _memory_mb = 0
 
 
 def _start_worker(models_dir: str, recognizer: object | None, threads: int, memory_mb: int) -> None:
-    """Hold free cores, load the models, then cap this process's data memory."""
+    """Hold free cores at a lower priority, load the models, then cap this process's data memory."""
     global _recognizer, _error, _memory_mb
     _claim_cores(threads)
+    # Below the server process: its event loop (uploads, /api/health) must get a core at once
+    # while the workers keep every core busy with photos.
+    os.nice(10)
     from PIL import Image
 
     # Pillow refuses, from the header, images over twice this: the upload limit, in this process.

@@ -1,6 +1,14 @@
-"""Latency of POST /api/count on a 12-megapixel photo, through a real uvicorn server.
+"""Latency of POST /api/count on a 12-megapixel photo, through a real uvicorn server; and under load.
 
     .venv/bin/python scripts/bench_api.py [--photo PHOTO.jpg] [--runs 30] [--models DIR]
+    .venv/bin/python scripts/bench_api.py --load [--clients 1,4,8,16] [--seconds 15] [--workers 1]
+
+``--load`` runs the server as in production (``cribcount serve``, a process of its own with its
+photo workers, on loopback) and drives it with 1, 4, 8 and 16 clients, each posting the photo
+again as soon as it has its answer (after a 503, when its Retry-After says), for ``--seconds``
+per level and at most 60 requests per client. It prints photos/s, p50/p90/p99 of the answered
+photos, the 503s apart, ``/api/health`` latency meanwhile, and the peak memory of the server's
+process tree; then 60 uploads sent at once, with ``/api/health`` timed while they are in flight.
 
 The server runs in this process (uvicorn in a thread, the models loaded once
 at start-up as in production) and an HTTP client uploads the photo as a phone
@@ -15,6 +23,7 @@ never asserts (the machine is shared and noisy).
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import statistics
 import sys
@@ -30,8 +39,10 @@ import uvicorn
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 
 from api.main import create_app  # noqa: E402
+from loadgen import health_under_uploads, run_level, serve  # noqa: E402
 from api.settings import Settings  # noqa: E402
 from vision.bench import make_12mp_jpeg, percentile  # noqa: E402
 from vision.image_io import decode_photo  # noqa: E402
@@ -69,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--photo", type=Path, help="a 12 MP photo (default: made from sample_images/, or drawn)")
     p.add_argument("--runs", type=int, default=30, help="timed requests (after 3 warm-up requests)")
     p.add_argument("--models", type=Path, default=MODELS_DIR, help="folder with detector.onnx and classifier.onnx")
+    p.add_argument("--load", action="store_true", help="the load test: clients at once, photos/s, p99, memory")
+    p.add_argument("--clients", default="1,4,8,16", help="load levels, clients at once (default 1,4,8,16)")
+    p.add_argument("--seconds", type=float, default=15.0, help="seconds per load level (default 15)")
+    p.add_argument("--workers", type=int, default=1, help="server processes for the load test (default 1)")
     a = p.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         photo = a.photo
@@ -77,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             photo = make_12mp_jpeg(samples[0], Path(tmp) / "12mp.jpg") if samples else \
                 drawn_12mp_jpeg(Path(tmp) / "drawn-12mp.jpg")
         data = photo.read_bytes()
+    if a.load:
+        return load_test(a, photo.name, data)
     decoded = decode_photo(data)
     w, h = decoded.original_size
     print(f"photo: {photo.name}, {w}x{h} ({w * h / 1e6:.1f} MP), {len(data) / 1e6:.2f} MB; "
@@ -131,6 +148,28 @@ def main(argv: list[str] | None = None) -> int:
         server.should_exit = True
         thread.join(timeout=10)
     return 0 if recognizer is not None else 2
+
+
+def load_test(a: argparse.Namespace, name: str, data: bytes) -> int:
+    """The server under 1, 4, 8 and 16 clients: a table, then 60 uploads at once."""
+    decoded = decode_photo(data)
+    w, h = decoded.original_size
+    print(f"photo: {name}, {w}x{h} ({w * h / 1e6:.1f} MP), {len(data) / 1e6:.2f} MB; "
+          f"server: cribcount serve --workers {a.workers}, {len(os.sched_getaffinity(0))} cores")
+    with serve(a.models, a.workers) as server:
+        print(f"server ready in {server.started_s:.1f} s, {server.rss_mb():.0f} MB idle "
+              f"(its process tree: server processes and photo workers)")
+        print(f"{'clients':>7} {'photos/s':>8} {'p50 ms':>7} {'p90 ms':>7} {'p99 ms':>7} {'answered':>8} "
+              f"{'503':>5} {'other':>5} {'health p99 ms':>13} {'peak MB':>7}")
+        for clients in (int(c) for c in a.clients.split(",")):
+            r = run_level(server, data, clients, a.seconds, max_requests=60 * clients)
+            print(f"{clients:>7} {r.photos_per_s:>8.1f} {r.ok(0.5):>7.0f} {r.ok(0.9):>7.0f} {r.ok(0.99):>7.0f} "
+                  f"{len(r.ok_ms):>8} {r.busy:>5} {r.other:>5} {r.health(0.99):>13.1f} {r.peak_mb:>7.0f}")
+        h = health_under_uploads(server, data, uploads=60)
+        print(f"60 uploads at once: answers {h.statuses}; /api/health while in flight: "
+              f"p50 {h.p50_ms:.1f} ms, p99 {h.p99_ms:.1f} ms, max {h.max_ms:.1f} ms ({h.probes} probes); "
+              f"peak {h.peak_mb:.0f} MB")
+    return 0
 
 
 if __name__ == "__main__":

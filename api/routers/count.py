@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, File, Form, HTTPException, UploadFile, status
+from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile, status
 from fastapi.responses import JSONResponse
 
 from api.deps import ReaderDep
@@ -52,6 +52,7 @@ def parse_starter(text: str | None) -> Card | None:
     },
 )
 async def count_photo(
+    request: Request,
     reader: ReaderDep,
     photo: Annotated[UploadFile | str, File(description="JPEG, PNG, WebP, HEIC or AVIF; at most 20 MB and 50 "
                                                         "megapixels.")],
@@ -76,6 +77,7 @@ async def count_photo(
         raise HTTPException(code, f"photo: {exc}") from None
     except ModelsNotLoaded as exc:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from None
+    request.app.state.admission.observe(reading.seconds)  # how many photos it takes next (api.admission)
     detections, size = reading.detections, reading.original_size
     try:
         result = count_show(detections, crib=crib, starter=given, claim=claim)

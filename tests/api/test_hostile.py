@@ -26,7 +26,8 @@ from api.settings import Settings
 
 @pytest.fixture(scope="module")
 def url():
-    with live_server(create_app(Settings(photo_workers=1, photo_timeout_s=5), recognizer=FakeRecognizer())) as base:
+    settings = Settings(photo_workers=1, photo_queue=4, photo_timeout_s=5)  # four at once: all taken
+    with live_server(create_app(settings, recognizer=FakeRecognizer())) as base:
         yield base
 
 
