@@ -142,7 +142,7 @@ def test_stalled_uploads_are_dropped_after_the_read_timeout_and_health_answers_m
 
 
 def test_a_full_queue_answers_503_with_retry_after_and_ready_says_so():
-    fake = SlowRecognizer(delay_s=3)
+    fake = SlowRecognizer(delay_s=1.5)
     settings = Settings(photo_workers=1, photo_queue=1, retry_after_s=3)
     with live_server(create_app(settings, recognizer=fake)) as base:
         with ThreadPoolExecutor(4) as pool:
