@@ -106,7 +106,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
     return 0
 
 
-def _print_count(show, out: TextIO) -> None:  # noqa: ANN001 - a scorer Show, imported lazily
+def _print_count(show, out: TextIO) -> None:
     from scorer.reasons import explain
 
     print(f"  The count, {show.total}:", file=out)

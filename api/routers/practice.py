@@ -11,7 +11,12 @@ import random
 
 from fastapi import APIRouter, HTTPException, status
 
-from api.practice_schemas import PracticeCheckIn, PracticeCheckOut, PracticeDealIn, PracticeDealOut
+from api.practice_schemas import (
+    PracticeCheckIn,
+    PracticeCheckOut,
+    PracticeDealIn,
+    PracticeDealOut,
+)
 from api.schemas import ErrorOut
 from scorer.cards import InvalidCardError
 from scorer.practice import Deal, deal, judge

@@ -48,9 +48,12 @@ class Player:
         self.proc.stdin.flush()
 
     def finish(self) -> tuple[int, str]:
-        out, err = self.proc.communicate(timeout=30)
-        self.seen.extend(out.splitlines())
-        return self.proc.returncode, err
+        """End the input (as Ctrl-D does) and read the rest: (exit code, stderr)."""
+        self.proc.stdin.close()
+        # Read through the same buffered file as `until` (communicate() would skip what it holds).
+        self.seen.extend(self.proc.stdout.read().splitlines())
+        err = self.proc.stderr.read()
+        return self.proc.wait(timeout=30), err
 
 
 def test_deals_reads_a_total_and_shows_what_was_missed():
@@ -105,7 +108,8 @@ def test_a_slip_is_said_and_the_same_hand_asked_again():
 
 
 def test_end_of_input_stops_with_a_summary():
-    done = subprocess.run([*CLI, "practice", "--seed", "1"], input="", capture_output=True, text=True, timeout=30)
+    done = subprocess.run([*CLI, "practice", "--seed", "1"], input="", capture_output=True, text=True,
+                          timeout=30, check=False)
     assert done.returncode == 0
     assert done.stdout.rstrip().endswith("No hands counted.")
 
@@ -115,7 +119,8 @@ def test_end_of_input_stops_with_a_summary():
     (["--rounds", "0"], "argument --rounds: expected a whole number of hands, 1 or more, got '0'"),
 ])
 def test_bad_options_are_one_line_and_exit_2(args, message):
-    done = subprocess.run([*CLI, "practice", *args], input="", capture_output=True, text=True, timeout=30)
+    done = subprocess.run([*CLI, "practice", *args], input="", capture_output=True, text=True,
+                          timeout=30, check=False)
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
 

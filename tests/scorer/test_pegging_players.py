@@ -14,7 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.cards import FULL_DECK, Card
-from scorer.pegging import IllegalPlayError, InvalidPlayersError, Pegging, Play, score_pegging, seats_for
+from scorer.pegging import (
+    IllegalPlayError,
+    InvalidPlayersError,
+    Pegging,
+    Play,
+    score_pegging,
+    seats_for,
+)
 
 
 def peg(text: str, players: int) -> Pegging:
