@@ -31,8 +31,10 @@ def fanned(cards: str, size: tuple[int, int] = (1600, 1200)) -> DrawnPhoto:
 
 def real_reason() -> str | None:
     """Why the real-photo checks cannot run here, or None."""
-    if not (ROOT / "models" / "detector.onnx").is_file():
-        return "models/detector.onnx is not there"
+    from vision.config import MODELS_DIR
+
+    if not (MODELS_DIR / "detector.onnx").is_file():
+        return f"{MODELS_DIR / 'detector.onnx'} is not there"
     if not (REAL_SET / "cards.csv").is_file():
         return f"{REAL_SET} is not there"
     return None

@@ -7,6 +7,7 @@ from the opponent model's table, and scoring every crib with every starter left.
 """
 
 import itertools
+import os
 import random
 
 import numpy as np
@@ -27,17 +28,17 @@ THROWERS = {
 }
 
 
-def weight_of(added: tuple[Card, ...], throwers: list[str], model) -> float:
+def weight_of(added: tuple[Card, ...], throwers: list[str], tables: dict) -> float:
     """Sum over the ways to hand the added cards out to the throwers of the product of their weights."""
     if len(throwers) == 1:  # two players: one pair from one player
         a, b = added
         low, high = sorted((a.rank - 1, b.rank - 1))
-        return float(model.pairs[throwers[0]][low][high][int(a.suit == b.suit)])
+        return tables[throwers[0]][low][high][int(a.suit == b.suit)]
     total = 0.0
     for order in itertools.permutations(added):
         product = 1.0
         for seat, card in zip(throwers, order):
-            product *= 1.0 if seat == "deck" else float(model.singles[seat][card.rank - 1])
+            product *= 1.0 if seat == "deck" else tables[seat][card.rank - 1]
         total += product
     return total
 
@@ -46,7 +47,9 @@ def plain_crib(dealt, throw, players, seat, model) -> float:
     unseen = [c for c in (Card.from_index(i) for i in range(52)) if c not in dealt]
     throwers = THROWERS[(players, seat)]
     added_sets = list(itertools.combinations(unseen, 2 if players == 2 else 3))
-    weights = np.array([weight_of(added, throwers, model) for added in added_sets])
+    # The model's tables as plain lists: pairs[seat][low][high][suited], singles[seat][rank].
+    tables = {seat: table.tolist() for seat, table in (*model.pairs.items(), *model.singles.items())}
+    weights = np.array([weight_of(added, throwers, tables) for added in added_sets])
     # Every (added set, starter) pair: the starter is any unseen card not among the added ones.
     added = np.array([[c.index for c in a] for a in added_sets])
     unseen_index = np.array([c.index for c in unseen])
@@ -87,11 +90,13 @@ def test_two_players_hand_and_crib_equal_every_starter_and_every_throw(seat):
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("seat", ["dealer", "pone"])
 def test_three_and_four_players_on_a_few_deals(players, seat):
-    # Each such deal enumerates ~713,000 cribs; the full 200 per seat runs with -m slow.
-    check_deals(players, seat, deals=6, seed=players * 10 + (seat == "pone"))
+    # Each such deal enumerates ~713,000 cribs; the full 200 per seat runs with CRIBCOUNT_DISCARD_EXACT=1.
+    check_deals(players, seat, deals=3, seed=players * 10 + (seat == "pone"))
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("CRIBCOUNT_DISCARD_EXACT") != "1",
+                    reason="~11 min on two shared cores; run with CRIBCOUNT_DISCARD_EXACT=1")
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("seat", ["dealer", "pone"])
 def test_three_and_four_players_on_200_deals(players, seat):
