@@ -67,8 +67,8 @@ def advise_typed(tokens: list[str] | str, *, seat: str, players: int, model: str
 def advice_lines(advice: Advice, *, top: int = 3) -> list[str]:
     """The ranked choices as a plain-text table, best first, with reasons for the top ``top``."""
     side = "hand + crib" if advice.seat == "dealer" else "hand - crib"
-    lines = [f"{advice.players} players, {advice.seat}; net = {side}; others' throws weighed by the "
-             f"{advice.model} opponent model",
+    lines = [(f"{advice.players} players, {advice.seat}; net = {side}; others' throws weighed by the "
+              f"{advice.model} opponent model"),
              f"{'#':>2}  {'keep':<15} {'throw':<8} {'hand':>5} {'min':>3} {'max':>3} {'crib':>5} {'net':>6}"]
     for n, c in enumerate(advice.choices, 1):
         lines.append(f"{n:>2}  {' '.join(map(str, c.keep)):<15} {' '.join(map(str, c.throw)):<8} "

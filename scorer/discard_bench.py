@@ -25,7 +25,7 @@ TARGET_S = 0.3
 
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def time_rankings(players: int, seat: str, deals: int, seed: int) -> list[float]:

@@ -89,8 +89,8 @@ def report(models: Sequence[str] = ("table", "uniform")) -> list[str]:
     """The comparison as printed lines."""
     found, ours = gaps(models)
     tables = published()
-    lines = ["Static crib averages per two-card throw: published tables vs this advisor "
-             f"(ours: {', '.join(models)} opponent model)"]
+    lines = [("Static crib averages per two-card throw: published tables vs this advisor "
+              f"(ours: {', '.join(models)} opponent model)")]
     header = f"{'throw':<6}"
     for key in tables:
         header += f" {key:>20}" + "".join(f" {m:>8}" for m in models)

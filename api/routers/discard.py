@@ -17,9 +17,9 @@ from api.deps import LoadedDep, get_reader
 from api.discard_schemas import DiscardIn, DiscardOut, NotDealtOut
 from api.discarding import DealtCountError, read_dealt
 from api.schemas import ErrorOut
+from api.workers import ModelsNotLoaded
 from scorer.cards import InvalidCardError, parse_cards
 from scorer.discard import DiscardError, advise
-from api.workers import ModelsNotLoaded
 from vision.image_io import MAX_BYTES, ImageError, UnsupportedImage
 
 router = APIRouter(prefix="/api", tags=["discard"])

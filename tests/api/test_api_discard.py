@@ -36,24 +36,24 @@ def test_typed_cards_as_dealer_rank_fifteen_choices_best_first(client):
 
 
 def test_pone_net_is_hand_minus_crib(client):
-    r = client.post("/api/discard", json={"cards": "2H 3D 4C 5S 5H JD".split(), "seat": "pone"})
+    r = client.post("/api/discard", json={"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "pone"})
     best = r.json()["choices"][0]
     assert best["net"] == pytest.approx(best["hand"]["mean"] - best["crib"], abs=1e-3)
 
 
 def test_three_players_throw_one_of_five(client):
-    r = client.post("/api/discard", json={"cards": "2H 3D 4C 5S 5H".split(), "seat": "pone", "players": 3})
+    r = client.post("/api/discard", json={"cards": ["2H", "3D", "4C", "5S", "5H"], "seat": "pone", "players": 3})
     assert r.status_code == 200 and len(r.json()["choices"]) == 5
     assert all(len(c["throw"]) == 1 for c in r.json()["choices"])
 
 
 @pytest.mark.parametrize("body, says", [
-    ({"cards": "2H 3D 4C 5S 5H".split(), "seat": "dealer"}, "2 players are dealt 6 cards each, got 5"),
-    ({"cards": "2H 3D 4C 5S 5H JD".split(), "seat": "dealer", "players": 3}, "3 players are dealt 5 cards each, got 6"),
-    ({"cards": "2H 3D 4C 5S 5H 5H".split(), "seat": "dealer"}, "5H is given twice"),
-    ({"cards": "2H 3D 4C 5S 5H 1X".split(), "seat": "dealer"}, "'1X' is not a card"),
-    ({"cards": "2H 3D 4C 5S 5H JD".split(), "seat": "crib"}, "seat: Input should be 'dealer' or 'pone'"),
-    ({"cards": "2H 3D 4C 5S 5H JD".split(), "seat": "pone", "players": 5}, "players: Input should be 2, 3 or 4"),
+    ({"cards": ["2H", "3D", "4C", "5S", "5H"], "seat": "dealer"}, "2 players are dealt 6 cards each, got 5"),
+    ({"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "dealer", "players": 3}, "3 players are dealt 5 cards each, got 6"),
+    ({"cards": ["2H", "3D", "4C", "5S", "5H", "5H"], "seat": "dealer"}, "5H is given twice"),
+    ({"cards": ["2H", "3D", "4C", "5S", "5H", "1X"], "seat": "dealer"}, "'1X' is not a card"),
+    ({"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "crib"}, "seat: Input should be 'dealer' or 'pone'"),
+    ({"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "pone", "players": 5}, "players: Input should be 2, 3 or 4"),
 ])
 def test_bad_typed_input_is_a_422_saying_what_is_wrong(client, body, says):
     r = client.post("/api/discard", json=body)
@@ -65,7 +65,7 @@ def test_a_photo_of_six_dealt_cards_gives_the_cards_and_the_advice(client, photo
                     data={"seat": "dealer"})
     assert r.status_code == 200, r.text
     body = r.json()
-    assert sorted(c["card"] for c in body["cards"]) == sorted("2H 3D 4C 5S 5H JD".split())
+    assert sorted(c["card"] for c in body["cards"]) == sorted(["2H", "3D", "4C", "5S", "5H", "JD"])
     assert body["image"] == {"width": 1600, "height": 1200} and len(body["choices"]) == 15
 
 

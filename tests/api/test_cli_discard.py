@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from dealt_photos import SIX_CARDS, fanned, real_five_cards, real_reason, real_six_cards
+from dealt_photos import SIX_CARDS, real_five_cards, real_reason, real_six_cards
 
 from api.cli import main
 
