@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorer.bulk import score_totals
-from scorer.cards import RANK_SYMBOLS, Card, parse_cards
-from scorer.crib_odds import DiscardError, crib_means, other_seats, unseen_cards
+from scorer.cards import RANK_SYMBOLS, Card, check_distinct, parse_cards
+from scorer.crib_odds import DiscardError, crib_means, unseen_cards
 from scorer.opponent import SEATS, OpponentModel, load_model
 from scorer.show import score_show
 
@@ -135,11 +135,10 @@ def advise_indices(dealt: Iterable[int], *, seat: str, players: int = 2,
 def advise(dealt: Iterable[Card | str] | str, *, seat: str, players: int = 2,
            model: OpponentModel | str = "table") -> Advice:
     """Rank every way to keep four of ``dealt``; raises :class:`DiscardError` or InvalidCardError."""
-    cards = tuple(c if isinstance(c, Card) else Card.parse(c) for c in dealt) if not isinstance(dealt, str) \
-        else parse_cards(dealt)
-    parse_cards([str(c) for c in cards])  # a card given twice is an error
+    cards = parse_cards(dealt) if isinstance(dealt, str) else tuple(
+        c if isinstance(c, Card) else Card.parse(c) for c in dealt)
+    check_distinct(cards)
     _check(cards, seat, players)
-    other_seats(players, seat)
     opponents = load_model(model) if isinstance(model, str) else model
     indices = np.array([c.index for c in cards])
     keeps, throws, hand_points, crib, net, unseen = _ranking(indices, seat, players, opponents)
