@@ -5,32 +5,26 @@ the real photos are there, with the real recognizer on a real photo of six cards
 390x844 and 1280x800 go to test-output/ (docs/discard-390.png and docs/discard-1280.png are copies).
 """
 
-import shutil
 from pathlib import Path
 
 import pytest
 from dealt_photos import fanned, real_reason, real_six_cards
-from support import ROOT, FakeRecognizer, live_server
+from support import CHROMIUM, ROOT, FakeRecognizer, chromium, live_server
 
 from api.main import create_app
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
     pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)", allow_module_level=True)
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 OUT = ROOT / "test-output"
 DEAL = "2H 3D 4C 5S 5H JD"
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 def phone(browser):
