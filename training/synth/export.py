@@ -9,7 +9,6 @@ Every image is a pure function of (seed, split, number): same seed, same bytes.
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from collections.abc import Iterable, Iterator
@@ -18,8 +17,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from tqdm import tqdm  # a well-kept progress bar, rather than one of our own
 
-from training.synth.decks import HELD_OUT_DECKS, build_all, card_names, deck_names, load_deck
+from training.synth.decks import HELD_OUT_DECKS, build_all, card_names, deck_names
 from training.synth.photo import develop, jpeg
 from training.synth.scene import (MIN_LEGIBLE_INDEX_PX, SCENE_TYPES, TableProps, labels, make_camera, make_scene,
                                 render)
@@ -92,6 +92,21 @@ def choose_deck(rng: np.random.Generator, split: str, only: Iterable[str] | None
     return pool[int(rng.integers(len(pool)))]
 
 
+def _draw_deck(rng: np.random.Generator, split: str, deck: str | None, decks: Iterable[str] | None) -> str:
+    """A scene's first draw: its deck (a named one is only checked against the split)."""
+    if deck is not None:
+        split_pool(split, [deck])  # a named deck keeps to its split too
+        return deck
+    return choose_deck(rng, split, decks)
+
+
+def scene_deck(seed: int, split: str, number: int, deck: str | None = None,
+               decks: Iterable[str] | None = None) -> str:
+    """The deck :func:`render_sample` will draw for these arguments, known without rendering,
+    so a run rasterizes only the decks its scenes use."""
+    return _draw_deck(image_rng(seed, split, number), split, deck, decks)
+
+
 @dataclass
 class Sample:
     stem: str
@@ -106,9 +121,7 @@ def render_sample(seed: int, split: str, number: int, size: SizeSpec, deck: str 
                   table: TableProps = TableProps()) -> Sample:
     """One labelled photo, fully determined by its arguments (``decks`` narrows the split's pool)."""
     rng = image_rng(seed, split, number)
-    if deck is not None:
-        split_pool(split, [deck])  # a named deck keeps to its split too
-    deck = deck or choose_deck(rng, split, decks)
+    deck = _draw_deck(rng, split, deck, decks)
     spec = make_scene(rng, deck, scene_type, table)
     W, H = size.draw(rng)
     cam = make_camera(rng, (W, H), spec.items)
@@ -378,56 +391,27 @@ def prepare_dirs(out: Path, splits: Iterable[str], crops: bool) -> None:
                 (out / "cls" / sp / c).mkdir(parents=True, exist_ok=True)
 
 
-class Progress:
-    """A plain progress bar on stderr."""
-
-    def __init__(self, total: int, label: str = "synth", stream=sys.stderr):
-        self.total, self.label, self.stream = total, label, stream
-        self.done = 0
-        self.t0 = time.perf_counter()
-        self._last = 0.0
-
-    def step(self, k: int = 1) -> None:
-        self.done += k
-        now = time.perf_counter()
-        if now - self._last > 0.25 or self.done == self.total:
-            self._last = now
-            rate = self.done / max(now - self.t0, 1e-9)
-            width = 30
-            filled = int(width * self.done / max(self.total, 1))
-            self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total}"
-                              f"  {rate:.1f} img/s")
-            self.stream.flush()
-
-    def close(self) -> float:
-        self.stream.write("\n")
-        return self.done / max(time.perf_counter() - self.t0, 1e-9)
-
-
 def run_jobs(jobs: list[Job], workers: int = 2, progress: bool = True) -> tuple[list[tuple[str, str, str]], float]:
     """Run jobs on ``workers`` processes. Returns the results (in job order) and images per second."""
     if not jobs:
         return [], 0.0
     out = Path(jobs[0].out)
     prepare_dirs(out, {j.split for j in jobs}, any(j.crops for j in jobs))
-    # Decks are rasterized once, before the workers start (they only read the cache).
-    decks = set()
-    for sp in {j.split for j in jobs}:
-        decks.update(split_pool(sp, jobs[0].decks))
-    build_all(sorted(decks), workers=workers,
-              progress=(lambda m: print(m, file=sys.stderr)) if progress else None)
+    # Only the decks these scenes draw are rasterized (each scene's deck is its seed's first draw),
+    # before the workers start, so they only read the cache.
+    used = sorted({scene_deck(j.seed, j.split, j.number, j.deck, j.decks) for j in jobs})
+    build_all(used, workers=workers, progress=progress)
     from training.synth.surfaces import _bank
 
     _bank()  # the texture bank too, so workers never race to make it
-    bar = Progress(len(jobs)) if progress else None
+    bar = tqdm(total=len(jobs), desc="scenes", unit="scene", file=sys.stderr, disable=not progress)
     t0 = time.perf_counter()
     results: list[tuple[str, str, str]] = []
     if workers <= 1:
         _worker_init()
         for j in jobs:
             results.append(run_job(j))
-            if bar:
-                bar.step()
+            bar.update()
     else:
         from multiprocessing import get_context
 
@@ -438,11 +422,9 @@ def run_jobs(jobs: list[Job], workers: int = 2, progress: bool = True) -> tuple[
         with get_context("spawn").Pool(workers, initializer=_worker_init) as pool:
             for r in pool.imap(run_job, jobs, chunksize=2):
                 results.append(r)
-                if bar:
-                    bar.step()
+                bar.update()
     rate = len(jobs) / max(time.perf_counter() - t0, 1e-9)
-    if bar:
-        bar.close()
+    bar.close()
     return results, rate
 
 
@@ -491,6 +473,6 @@ def held_out_decks_present() -> list[str]:
     return [d for d in HELD_OUT_DECKS if d in deck_names("test")]
 
 
-__all__ = ["SizeSpec", "Sample", "render_sample", "render_dataset", "yolo_lines", "classifier_crops",
+__all__ = ["SizeSpec", "Sample", "render_sample", "scene_deck", "render_dataset", "yolo_lines", "classifier_crops",
            "square_crop", "back_corner_boxes", "back_corner_crops_of", "saved_scenes", "write_data_yaml", "CLASS_NAMES",
            "SCENE_TYPES", "SPLITS"]
