@@ -24,6 +24,7 @@ import resource
 import tempfile
 import time
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -109,15 +110,18 @@ class ProcessReader:
         return await asyncio.wrap_future(self._pool.submit(_load_error, None))
 
     async def read(self, data: bytes, expected: Expected | None) -> PhotoReading:
-        future = self._pool.submit(_read_in_worker, self.limits.timeout_s, data, expected)
+        try:
+            future = self._pool.submit(_read_in_worker, self.limits.timeout_s, data, expected)
+        except (RuntimeError, BrokenProcessPool) as exc:  # workers that cannot start (pebble gives up)
+            raise ModelsNotLoaded(f"the photo workers are not running: {exc}") from None
         try:
             return await asyncio.wrap_future(future)
         except FutureTimeout:
             raise PhotoTooCostly(f"the photo took over {self.limits.timeout_s:g} s to decode and read; "
                                  f"send a smaller JPEG") from None
         except ProcessExpired:  # killed by the kernel or a crashed decoder: the worker is replaced
-            raise PhotoTooCostly(f"decoding the photo took more than the {self.limits.memory_mb} MB a "
-                                 f"photo may use; send a smaller JPEG") from None
+            raise PhotoTooCostly(f"the photo stopped the worker decoding it (over the {self.limits.memory_mb} "
+                                 f"MB a photo may use, or a damaged file); send a smaller JPEG") from None
         except asyncio.CancelledError:
             future.cancel()
             raise
