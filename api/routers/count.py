@@ -68,6 +68,7 @@ async def count_photo(
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
                             "photo: send the photo as a file (a multipart part with a filename), not as text")
     data = await photo.read()
+    await photo.close()  # the form's in-memory copy goes now, not after the worker's answer
     try:
         reading = await reader.read(data, show_in_view(given))
     except UnsupportedImage as exc:
