@@ -18,7 +18,7 @@ from scorer.cards import Card, InvalidCardError
 from scorer.muggins import MAX_CLAIM, InvalidClaimError
 from scorer.show import InvalidHandError
 from api.workers import ModelsNotLoaded
-from vision.image_io import MAX_BYTES, ImageError, UnsupportedImage
+from vision.image_io import MAX_BYTES, ImageError, UnsupportedImage, screen_photo
 from vision.starter import CardCountError, show_in_view
 from vision.starter import count_photo as count_show
 
@@ -70,6 +70,7 @@ async def count_photo(
     data = await photo.read()
     await photo.close()  # the form's in-memory copy goes now, not after the worker's answer
     try:
+        screen_photo(data)  # what is plainly no photo never reaches a worker (a few ms, no pixel)
         reading = await reader.read(data, show_in_view(given))
     except UnsupportedImage as exc:
         raise HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE, f"photo: {exc}") from None

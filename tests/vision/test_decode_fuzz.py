@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import as_heic
 
-from vision.image_io import ImageError, Photo, decode_photo
+from vision.image_io import ImageError, Photo, decode_photo, screen_photo
 
 
 def _photo() -> np.ndarray:
@@ -64,6 +64,10 @@ random_behind_magic = st.builds(lambda m, tail: m + tail, st.sampled_from(MAGIC)
 
 def check(data: bytes) -> None:
     t = time.perf_counter()
+    try:
+        screen_photo(data)  # the service's quick look: the same two outcomes
+    except ImageError as exc:
+        assert str(exc)
     try:
         photo = decode_photo(data)
     except ImageError as exc:

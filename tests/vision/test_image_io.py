@@ -118,3 +118,18 @@ def test_a_file_of_ones_own_over_120_megapixels_is_refused_before_decoding(tmp_p
     path.write_bytes(header[: sof + 5] + struct.pack(">HH", 10000, 13000) + header[sof + 9 :])
     with pytest.raises(ImageError, match="the limit is 120 megapixels"):
         read_photo(path)
+
+
+def test_screening_refuses_what_is_plainly_no_photo_without_pillow(monkeypatch):
+    from bombs import HOSTILE
+
+    from vision import formats
+    from vision.image_io import UnsupportedImage, screen_photo
+
+    monkeypatch.setattr(formats, "_pillow", lambda fmt: pytest.fail("screening opened Pillow"))
+    screen_photo(jpeg(400, 300))  # a photo passes
+    with pytest.raises(UnsupportedImage, match="is a TIFF image"):
+        screen_photo(HOSTILE["tiff-30000x30000"][0]())
+    for name in ("jpeg-40000-scans", "jpeg-4.7M-segments", "png-1M-chunks"):
+        with pytest.raises(ImageError, match=HOSTILE[name][2]):
+            screen_photo(HOSTILE[name][0]())
