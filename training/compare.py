@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.detections import Detections, Expected
-from vision.evaluate import EvalReport, LabelledPhoto, PhotoResult, _per_photo, _ratio_interval, load_labelled
+from api.evaluate import EvalReport, LabelledPhoto, PhotoResult, _per_photo, _ratio_interval, load_labelled
 from vision.recognizer import Recognizer
 from vision.starter import SHOW_CARDS, surest
 

@@ -20,7 +20,7 @@ from training.compare import (breakdown_dict, breakdown_table, compare, compare_
 from training.light import LIGHTS
 from training.made_over import WAYS
 from training.synth.cli import render_held_out
-from vision.evaluate import EvalReport, evaluate, failure_sheet, load_labelled
+from api.evaluate import EvalReport, evaluate, failure_sheet, load_labelled
 from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, always_looking_again
 
 

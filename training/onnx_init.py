@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.evaluate import IMAGE_SUFFIXES
+from api.evaluate import IMAGE_SUFFIXES
 from training.offline import prepare_offline
 
 ARCHITECTURES = {"classify": "yolo11-cls.yaml", "detect": "yolo11.yaml"}

@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.detections import Detections, Expected
 from training.compare import rendered_sets_from_args
-from vision.evaluate import EvalReport, evaluate
+from api.evaluate import EvalReport, evaluate
 from vision.image_io import read_photo
 from vision.recognizer import Recognizer, in_photo_pixels
 from training.synth.scene import READABLE_VISIBLE_FRACTION

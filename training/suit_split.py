@@ -82,7 +82,7 @@ def tally(rec: Recognizer, folders: list[Path], deck: str) -> SuitTally:
             items = black_indices(label, deck)
             if not items:
                 continue
-            image = js.parent / label.get("image", "")  # as vision.evaluate.load_labelled finds it
+            image = js.parent / label.get("image", "")  # as api.evaluate.load_labelled finds it
             if not image.is_file():
                 raise FileNotFoundError(f"{js}: the label's photo is missing beside it")
             photo = read_photo(image, min_long_side=rec.config.min_long_side)

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from training.compare import compare
-from vision.evaluate import evaluate, load_labelled
+from api.evaluate import evaluate, load_labelled
 from training.made_over import WAYS
 from vision.inference import Classifier
 from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig

@@ -90,7 +90,7 @@ class Detection:
     def to_check(self) -> bool:
         """Whether the player should check this card: read below :data:`CHECK_BELOW`, or taken only to
         make up a show's number (:attr:`made_up`), however it read. A wrong card not so marked is the
-        one a player has no reason to doubt (:attr:`vision.evaluate.PhotoResult.unmarked_false`)."""
+        one a player has no reason to doubt (:attr:`api.evaluate.PhotoResult.unmarked_false`)."""
         return self.confidence < CHECK_BELOW or self.made_up
 
     @property

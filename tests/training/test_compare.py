@@ -10,7 +10,7 @@ from eval_support import _photo, _reader, _synth_scene
 from training.compare import (breakdown_dict, breakdown_table, by_cards_in_view, by_deck, by_layout, compare, compare_by_deck,
                               deck_comparison_table, pooled, read_as_shows)
 from vision.detections import Detections, Expected
-from vision.evaluate import evaluate, load_labelled
+from api.evaluate import evaluate, load_labelled
 
 
 def test_comparison_pairs_the_photos_and_counts_the_photos_fixed_and_broken(csv_set):

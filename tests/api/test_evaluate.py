@@ -1,4 +1,4 @@
-"""`vision.evaluate`: the figures `cribcount eval` prints, on a fake recognizer with known answers."""
+"""`api.evaluate`: the figures `cribcount eval` prints, on a fake recognizer with known answers."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from eval_support import _photo, _reader, _synth_scene
 
 from scorer.cards import parse_cards
 from vision.detections import Detections
-from vision.evaluate import evaluate, failure_sheet, load_labelled
+from api.evaluate import evaluate, failure_sheet, load_labelled
 
 
 def test_cards_csv_set_measures_cards_hands_false_cards_and_confusions(csv_set):
