@@ -41,13 +41,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from api.main import create_app  # noqa: E402
-from loadgen import health_under_uploads, run_level, serve  # noqa: E402
-from api.settings import Settings  # noqa: E402
-from vision.bench import make_12mp_jpeg, percentile  # noqa: E402
-from vision.image_io import decode_photo  # noqa: E402
-from vision.recognizer import MODELS_DIR, Recognizer  # noqa: E402
-from vision.starter import show_in_view  # noqa: E402
+from loadgen import health_under_uploads, run_level, serve
+
+from api.main import create_app
+from api.settings import Settings
+from vision.bench import make_12mp_jpeg, percentile
+from vision.image_io import decode_photo
+from vision.recognizer import MODELS_DIR, Recognizer
+from vision.starter import show_in_view
 
 
 def drawn_12mp_jpeg(out: Path) -> Path:

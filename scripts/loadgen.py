@@ -137,7 +137,7 @@ class Level:
         return _percentile(self.health_ms, q)
 
 
-def _probe_health(base: str, ready, stop, out) -> None:  # noqa: ANN001 - multiprocessing Events, Connection
+def _probe_health(base: str, ready, stop, out) -> None:
     times = []
     with httpx.Client(base_url=base, timeout=10) as c:
         c.get("/api/health")  # connected and warm before the clients start

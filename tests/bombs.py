@@ -114,9 +114,9 @@ HOSTILE: dict[str, tuple[Callable[[], bytes], int, str]] = {
 
 # -- recognizers that misbehave inside a photo worker (pickled to it: module-level classes) -------
 
-from dataclasses import dataclass  # noqa: E402
+from dataclasses import dataclass
 
-from support import FakeRecognizer  # noqa: E402
+from support import FakeRecognizer
 
 
 @dataclass
@@ -125,7 +125,7 @@ class SlowRecognizer(FakeRecognizer):
 
     delay_s: float = 30.0
 
-    def recognize_photo(self, photo, expected=None):  # noqa: ANN001, ANN201
+    def recognize_photo(self, photo, expected=None):
         import time
 
         time.sleep(self.delay_s)
@@ -138,7 +138,7 @@ class GreedyRecognizer(FakeRecognizer):
 
     megabytes: int = 4000
 
-    def recognize_photo(self, photo, expected=None):  # noqa: ANN001, ANN201
+    def recognize_photo(self, photo, expected=None):
         import numpy
 
         hoard = numpy.ones(self.megabytes * 1024 * 1024, numpy.uint8)

@@ -169,7 +169,7 @@ def orientation_of(image: object) -> int:
     return value if 1 <= value <= 8 else 1
 
 
-def _pillow(fmt: str):  # noqa: ANN202 - the PIL.Image module
+def _pillow(fmt: str):
     """Pillow's Image module, with pillow-heif's opener registered for HEIC."""
     from PIL import Image
 

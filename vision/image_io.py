@@ -16,8 +16,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.formats import (TOO_BIG, FormatError, Header, UnsupportedFormat, check_structure, orientation_of,
-                            read_header, sniff)
+from vision.formats import (
+    TOO_BIG,
+    FormatError,
+    Header,
+    UnsupportedFormat,
+    check_structure,
+    orientation_of,
+    read_header,
+    sniff,
+)
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 50_000_000

@@ -14,10 +14,10 @@ from fastapi.responses import JSONResponse
 
 from api.deps import ReaderDep
 from api.schemas import CountOut, ErrorOut, NotAShowOut
+from api.workers import ModelsNotLoaded
 from scorer.cards import Card, InvalidCardError
 from scorer.muggins import MAX_CLAIM, InvalidClaimError
 from scorer.show import InvalidHandError
-from api.workers import ModelsNotLoaded
 from vision.image_io import MAX_BYTES, ImageError, UnsupportedImage, screen_photo
 from vision.starter import CardCountError, show_in_view
 from vision.starter import count_photo as count_show

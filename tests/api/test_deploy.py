@@ -26,7 +26,7 @@ DEPLOY = ROOT / "docs" / "deploy.md"
 
 def deploy_command() -> list[str]:
     """The ``cribcount serve`` line of the document's first shell block that has one."""
-    for block in re.findall(r"```(?:sh|bash|shell)\n(.*?)```", DEPLOY.read_text(), re.S):
+    for block in re.findall(r"```(?:sh|bash|shell)\n(.*?)```", DEPLOY.read_text(), re.DOTALL):
         for line in block.splitlines():
             if line.startswith("cribcount serve"):
                 return shlex.split(line)

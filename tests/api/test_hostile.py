@@ -144,17 +144,16 @@ def test_stalled_uploads_are_dropped_after_the_read_timeout_and_health_answers_m
 def test_a_full_queue_answers_503_with_retry_after_and_ready_says_so():
     fake = SlowRecognizer(delay_s=1.5)
     settings = Settings(photo_workers=1, photo_queue=1, retry_after_s=3)
-    with live_server(create_app(settings, recognizer=fake)) as base:
-        with ThreadPoolExecutor(4) as pool:
-            slow = [pool.submit(post, base, show_photo().jpeg) for _ in range(2)]
-            deadline = time.monotonic() + 3
-            while time.monotonic() < deadline:  # until both are in hand (their clients start slowly)
-                ready = httpx.get(f"{base}/api/ready", timeout=10)
-                if ready.json()["photos_in_flight"] == 2:
-                    break
-                time.sleep(0.05)
-            busy = post(base, show_photo().jpeg)
-            codes = [f.result().status_code for f in slow]
+    with live_server(create_app(settings, recognizer=fake)) as base, ThreadPoolExecutor(4) as pool:
+        slow = [pool.submit(post, base, show_photo().jpeg) for _ in range(2)]
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline:  # until both are in hand (their clients start slowly)
+            ready = httpx.get(f"{base}/api/ready", timeout=10)
+            if ready.json()["photos_in_flight"] == 2:
+                break
+            time.sleep(0.05)
+        busy = post(base, show_photo().jpeg)
+        codes = [f.result().status_code for f in slow]
     assert busy.status_code == 503 and busy.headers["retry-after"] == "3"
     assert busy.json()["detail"].startswith("busy: 2 photos are being read or waiting")
     assert ready.status_code == 503 and ready.json()["photos_in_flight"] == 2 and ready.json()["photo_capacity"] == 2
@@ -196,8 +195,9 @@ def test_the_docs_load_their_scripts_from_this_server_not_a_cdn():
 @pytest.mark.parametrize("name", ["jpeg-30000x30000-fill-byte", "tiff-30000x30000", "jpeg-40000-scans"])
 def test_the_cli_refuses_a_hostile_file_in_one_line_before_loading_the_models(tmp_path, capsys, name, monkeypatch):
     from api import cli
+    from api.commands import photo as photo_commands
 
-    monkeypatch.setattr(cli, "_photo_recognizer", lambda models: pytest.fail("models loaded for a bomb"))
+    monkeypatch.setattr(photo_commands, "photo_recognizer", lambda models: pytest.fail("models loaded for a bomb"))
     path = tmp_path / "bomb.bin"
     path.write_bytes(HOSTILE[name][0]())
     assert cli.main(["count", str(path)]) == 2

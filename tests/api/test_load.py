@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+
 import pytest
 from bombs import SlowRecognizer
 from support import ROOT, show_photo
@@ -19,7 +20,7 @@ from api.main import create_app
 from api.settings import Settings
 
 sys.path.insert(0, str(ROOT / "scripts"))
-from loadgen import health_under_uploads, run_level, serve  # noqa: E402
+from loadgen import health_under_uploads, run_level, serve
 
 
 def test_admission_takes_what_the_workers_answer_within_the_target():

@@ -7,7 +7,13 @@ import numpy as np
 import pytest
 from support import as_heic
 
-from vision.image_io import LOCAL, ImageError, decode_photo, exif_orientation, read_photo
+from vision.image_io import (
+    LOCAL,
+    ImageError,
+    decode_photo,
+    exif_orientation,
+    read_photo,
+)
 
 
 def jpeg(w: int, h: int, quality: int = 90) -> bytes:
