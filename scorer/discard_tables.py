@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ from scorer.cards import RANK_SYMBOLS
 from scorer.crib_odds import crib_means
 from scorer.opponent import OpponentModel, load_model
 
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE: what a shell reports for a tool stopped by a closed pipe."""
 PUBLISHED_PATH = Path(__file__).resolve().parent / "data" / "published_discards.json"
 
 
@@ -117,7 +120,14 @@ def report(models: Sequence[str] = ("table", "uniform")) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scorer.discard_tables", description=__doc__.splitlines()[0])
     parser.parse_args(argv)
-    print("\n".join(report()))
+    try:
+        print("\n".join(report()))
+        sys.stdout.flush()  # a closed pipe shows here, inside the try, not at interpreter exit
+    except BrokenPipeError:
+        # `python -m scorer.discard_tables | head`: the reader closed the pipe. Stop quietly, as
+        # api/cli.py does; what is still buffered goes to /dev/null so the exit flush cannot fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return 0
 
 
