@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from api.cli import DEFAULT_EVAL_SET
+from api.commands.photo import DEFAULT_EVAL_SET
 from training.compare import (breakdown_dict, breakdown_table, compare, compare_by_deck, deck_comparison_table, pooled,
                               read_as_shows)
 from training.light import LIGHTS

@@ -14,11 +14,14 @@ import sys
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from api.commands.base import command
+
 HOW = 'a total, or items like "15 with 5H JC; pair 5H 5D; run 3H 4S 5D; nobs"; q to stop'
 RECENT_MISSES = 5
 """How many wrong hands' lessons are dealt more often (the page keeps the same number)."""
 
 
+@command
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("practice", help="count dealt hands and see what you missed (teach mode)",
                        description="Deals a hand (or crib) and starter; type its count as a total or item "

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from support import FakeRecognizer, as_heic, draw_table, load_samples, real_models_reason, show_photo, spread_photo
 
-import api.cli
+import api.commands.photo
 from scorer.cards import Card
 from vision.detections import Expected
 from api.cli import main
@@ -18,7 +18,7 @@ from api.cli import main
 @pytest.fixture
 def fake(monkeypatch) -> FakeRecognizer:
     recognizer = FakeRecognizer()
-    monkeypatch.setattr(api.cli, "_photo_recognizer", lambda models: recognizer)
+    monkeypatch.setattr(api.commands.photo, "photo_recognizer", lambda models: recognizer)
     return recognizer
 
 

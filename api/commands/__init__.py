@@ -1,0 +1,1 @@
+"""The `cribcount` subcommands, a module per group (:mod:`api.cli` assembles them)."""

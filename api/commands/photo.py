@@ -1,0 +1,193 @@
+"""`cribcount count`, `discard` and `eval`: photos read with the shipped models, and the discard advice."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from api.commands.base import CliError, command
+from api.commands.typed import print_show
+
+
+@command
+def _register_count(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("count", help="count the show in a photo",
+                       description="Find the cards in a photo of the show (the 4 hand or crib cards and the "
+                                   "starter, face up), pick the starter from the layout, and print the "
+                                   "cards, the itemized count and the spoken count.")
+    p.add_argument("photo", help="photo of the cards (JPEG, PNG or WebP; at most 20 MB and 50 megapixels)")
+    p.add_argument("--crib", action="store_true", help="count as the crib (a 4-card flush scores nothing)")
+    p.add_argument("--starter", metavar="CARD",
+                   help="the starter, e.g. 5C: needed when the photo shows only the 4 hand cards; "
+                        "with 5 cards it overrides the layout")
+    p.add_argument("--claim", metavar="N", help="the total the player claimed (0..29): muggins check")
+    p.add_argument("--annotate", metavar="OUT.jpg",
+                   help="write the photo with the cards boxed and labelled, the starter marked and the items listed")
+    p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx (default: models/)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (the shape POST /api/count returns)")
+    p.set_defaults(handler=_run_count)
+
+
+def photo_recognizer(models: str | None):
+    """The ONNX recognizer; a missing model file raises ModelMissingError (an OSError: exit 2)."""
+    from vision.recognizer import MODELS_DIR, Recognizer
+
+    return Recognizer(models or MODELS_DIR)
+
+
+ANNOTATE_SUFFIXES = (".jpg", ".jpeg", ".png")
+ANNOTATE_ADVICE = "use a .jpg or .png name in an existing folder"
+
+
+def _check_annotate_path(path: Path) -> None:
+    """Refuse an --annotate name OpenCV cannot write before the photo is read: finding that out
+    after the recognizer's work would waste it, and OpenCV's own refusal is a traceback."""
+    if path.suffix.lower() not in ANNOTATE_SUFFIXES or path.is_dir() or not path.parent.is_dir():
+        raise CliError(f"--annotate {path}: {ANNOTATE_ADVICE}")
+
+
+def _run_count(args: argparse.Namespace) -> int:
+    import cv2
+
+    from api.schemas import CountOut
+    from scorer.cards import Card
+    from scorer.muggins import parse_claim
+    from vision.annotate import CardAnnotator
+    from vision.image_io import check_photo_file, read_photo
+    from vision.starter import SURE, CardCountError, count_photo, show_in_view
+
+    check_photo_file(args.photo)  # a bomb or a non-photo refused from its header, before the models load
+    starter = Card.parse(args.starter) if args.starter else None
+    claimed = parse_claim(args.claim) if args.claim is not None else None
+    if args.annotate:
+        _check_annotate_path(Path(args.annotate))
+    recognizer = photo_recognizer(args.models)
+    photo = read_photo(args.photo, min_long_side=recognizer.config.min_long_side)
+    detections = recognizer.recognize_photo(photo, show_in_view(starter))
+    try:
+        result = count_photo(detections, crib=args.crib, starter=starter, claim=claimed)
+    except CardCountError as exc:
+        hint = " (--starter CARD)" if len(exc.cards) == 4 and starter is None else ""
+        raise CliError(f"{exc}{hint}") from None
+    roles, show, verdict = result.roles, result.show, result.claim
+    if args.annotate:
+        drawn = CardAnnotator().annotate_show(photo.image, roles.detections, show, scale=photo.scale)
+        if not cv2.imwrite(args.annotate, drawn):  # its name was checked up front; a full disk, say
+            raise CliError(f"could not write {args.annotate} ({ANNOTATE_ADVICE})")
+    if args.json:
+        print(CountOut.from_count(result, photo.original_size).model_dump_json())
+        return 0
+    print("Cards seen: " + ", ".join(f"{d.card} {d.confidence:.0%}" for d in roles.detections))
+    for d in roles.set_aside:
+        print(f"Set aside: {d.card} ({d.confidence:.0%}), the least sure of {len(roles.detections) + 1} cards seen; "
+              "if it is one of the show, count the cards typed: cribcount score HAND STARTER")
+    unsure = [f"{d.card} ({d.confidence:.0%})" for d in roles.detections if d.to_check]
+    if unsure:
+        print(f"Check {', '.join(unsure)}: not sure of {'it' if len(unsure) == 1 else 'them'}; if one is wrong, "
+              "count the cards typed: cribcount score HAND STARTER")
+    if roles.source == "given":
+        print(f"Starter: {roles.starter} (named)")
+    elif roles.confidence >= SURE:
+        print(f"Starter: {roles.starter}, {roles.reason} ({roles.confidence:.0%} sure)")
+    else:
+        print(f"Starter: {roles.starter}? {roles.reason} ({roles.confidence:.0%} sure); "
+              "if it is another card, name it with --starter CARD")
+    print_show(show, verdict)
+    if args.annotate:
+        print(f"Annotated photo: {args.annotate}")
+    return 0
+
+
+@command
+def _register_discard(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("discard", help="which cards to throw to the crib: every way to keep four, ranked",
+                       description="Rank every way to keep four of the dealt cards by the hand's exact expected "
+                                   "points over every starter plus (dealer) or minus (pone) the crib's exact "
+                                   "expectation over every starter and every throw of the others.")
+    p.add_argument("cards", nargs="*", metavar="CARD", help="the dealt cards: 6 for two players, 5 for three or four")
+    seat = p.add_mutually_exclusive_group(required=True)
+    seat.add_argument("--dealer", action="store_const", const="dealer", dest="seat", help="the crib is yours")
+    seat.add_argument("--pone", action="store_const", const="pone", dest="seat", help="the crib is the dealer's")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=2, help="players at the table (default 2)")
+    p.add_argument("--photo", metavar="PHOTO", help="read the dealt cards from a photo instead (any layout)")
+    p.add_argument("--uniform", action="store_true", help="weigh every throw of the others alike, not by the "
+                                                          "shipped opponent model")
+    p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx (default: models/)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (the shape POST /api/discard returns)")
+    p.set_defaults(handler=_run_discard)
+
+
+def _run_discard(args: argparse.Namespace) -> int:
+    from api.discard_schemas import DiscardOut
+    from api.discarding import DealtCountError, advice_lines, advise_typed, read_dealt
+    from scorer.discard import advise
+
+    model = "uniform" if args.uniform else "table"
+    if args.photo and args.cards:
+        raise CliError("give the dealt cards or --photo, not both")
+    if not args.photo:
+        advice = advise_typed(args.cards, seat=args.seat, players=args.players, model=model)
+        print(DiscardOut.from_advice(advice).model_dump_json() if args.json else "\n".join(advice_lines(advice)))
+        return 0
+    from vision.image_io import not_a_file, read_photo
+
+    if not Path(args.photo).is_file():
+        raise CliError(not_a_file(Path(args.photo)))
+    recognizer = photo_recognizer(args.models)
+    photo = read_photo(args.photo, min_long_side=recognizer.config.min_long_side)
+    try:
+        dealt = read_dealt(recognizer.recognize_photo(photo), args.players)
+    except DealtCountError as exc:
+        raise CliError(str(exc)) from None
+    advice = advise(dealt.cards, seat=args.seat, players=args.players, model=model)
+    if args.json:
+        print(DiscardOut.from_advice(advice, dealt, photo.original_size).model_dump_json())
+        return 0
+    print("Cards seen: " + ", ".join(f"{d.card} {d.confidence:.0%}" for d in dealt.detections))
+    unsure = [f"{d.card} ({d.confidence:.0%})" for d in dealt.detections if d.to_check]
+    if unsure:
+        print(f"Check {', '.join(unsure)}: not sure of {'it' if len(unsure) == 1 else 'them'}; if one is wrong, "
+              "type the cards: cribcount discard CARD ... --dealer|--pone")
+    print("\n".join(advice_lines(advice)))
+    return 0
+
+
+@command
+def _register_eval(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("eval", help="measure the recognizer on labelled photos",
+                       description="Per-card and whole-photo accuracy (with 95%% intervals), false cards and "
+                                   "confusions on folders of labelled photos (images/ + cards.csv: file,cards). "
+                                   "The lab's `python -m training eval` adds settings, other models and photos "
+                                   "made over.")
+    p.add_argument("folders", nargs="*", help="labelled folders (default: ../shared/photos/poker-cards-4)")
+    p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx")
+    p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the photos not fully right")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.set_defaults(handler=_run_eval)
+
+
+DEFAULT_EVAL_SET = Path("..") / "shared" / "photos" / "poker-cards-4"
+
+
+def _run_eval(args: argparse.Namespace) -> int:
+    import json
+
+    from api.evaluate import evaluate, failure_sheet, load_labelled
+
+    folders = [Path(f) for f in args.folders] or [DEFAULT_EVAL_SET]
+    sets = [(str(f), load_labelled(f)) for f in folders]  # every folder checked before any is read
+    recognizer = photo_recognizer(args.models)
+    figures = []
+    for k, (name, photos) in enumerate(sets):
+        report = evaluate(photos, recognizer.recognize, name)
+        figures.append(report.as_dict())
+        if not args.json:
+            print(report.table())
+        if args.sheet:
+            out = Path(args.sheet) if len(sets) == 1 else Path(args.sheet).with_stem(f"{Path(args.sheet).stem}-{k}")
+            n = failure_sheet(report, out)
+            if not args.json:
+                print(f"  failures sheet      {out} ({n} photos)" if n else "  failures sheet      none to draw")
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    return 0

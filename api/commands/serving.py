@@ -1,0 +1,82 @@
+"""`cribcount serve`, and the lab's commands handed to ``python -m training``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from api.commands.base import CliError, command
+
+
+@command
+def _register_serve(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="run the HTTP API and the phone page (uvicorn)",
+                       description="Serve the phone page at / and the API under /api (docs at /docs). "
+                                   "The models load once at start-up; without them /api/count answers 503.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the network in)")
+    p.add_argument("--port", type=_port, default=8000, help="port, 1 to 65535 (default 8000)")
+    p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx (default: models/)")
+    p.add_argument("--workers", type=_workers, default=1,
+                   help="server processes (default 1: one already uses every core, through its photo worker "
+                        "processes; more keep the service up if one fails; see docs/deploy.md)")
+    p.set_defaults(handler=_run_serve)
+
+
+def _workers(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"a number of processes from 1 to 64, got {text!r}")
+    return int(text)
+
+
+def _port(text: str) -> int:
+    """``"8000"`` -> 8000; anything but a TCP port is refused here, not by the socket's traceback."""
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, got {text!r}")
+    return int(text)
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    import errno
+    import socket
+
+    import uvicorn
+
+    try:  # a busy port is one line here, not uvicorn's six of log and traceback
+        with socket.create_server((args.host, args.port)):
+            pass
+    except OSError as exc:
+        why = "another server is there; choose another --port" if exc.errno == errno.EADDRINUSE else exc.strerror
+        raise CliError(f"cannot listen on {args.host}:{args.port}: {why}") from None
+    # The app is named, not handed over, so that each worker process builds its own (uvicorn starts
+    # processes by import string); its settings come from the environment they inherit.
+    if args.models:
+        os.environ["CRIBCOUNT_MODELS"] = str(Path(args.models).resolve())
+    os.environ["CRIBCOUNT_SERVER_PROCESSES"] = str(args.workers)
+    uvicorn.run("api.main:create_app", factory=True, host=args.host, port=args.port, workers=args.workers,
+                timeout_graceful_shutdown=10)
+    return 0
+
+
+LAB_COMMANDS = {"synth": "render labelled synthetic photos of cribbage hands (the lab's synthetic engine)"}
+"""Commands the lab package (``training/``) runs: handed to ``python -m training`` in a process of
+their own, so the runtime never imports the lab (git hands ``git foo`` to ``git-foo`` the same way)."""
+
+
+@command
+def _register_lab(sub: argparse._SubParsersAction) -> None:
+    for name, about in LAB_COMMANDS.items():
+        sub.add_parser(name, help=f"{about}; see python -m training {name} --help", add_help=False)
+
+
+def run_lab(argv: list[str]) -> int:
+    """``cribcount synth ARGS`` -> ``python -m training synth ARGS``, its exit status passed on."""
+    import importlib.util
+    import subprocess
+
+    if importlib.util.find_spec("training") is None:
+        raise CliError(f"{argv[0]} needs the lab package (training/): run it from a checkout installed with "
+                       "pip install -e '.[synth]'")
+    return subprocess.call([sys.executable, "-m", "training", *argv])
