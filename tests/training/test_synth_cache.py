@@ -82,25 +82,46 @@ def test_faces_come_back_byte_for_byte_at_every_width(tmp_path):
 
 
 PENGUINS = next(d for d in deckmod.SVG_DECKS if d.name == "kde-penguins")
+needs_penguins = pytest.mark.skipif(not PENGUINS.available, reason="kdegames-card-data-kf5 is not installed")
 
 
-@pytest.mark.skipif(not PENGUINS.available, reason="kdegames-card-data-kf5 is not installed")
-def test_a_windowed_svg_cut_has_the_pixels_of_the_whole_element(monkeypatch):
-    # kde-penguins' 2 of hearts spans 16 times its card's width: the case the window is for.
-    spec = PENGUINS
-    element = spec.element_id(Card.parse("2H"))
-    windows = []
+@pytest.fixture
+def rsvg_calls(monkeypatch):
+    """The windows (None: the whole element) and zooms of every rsvg-convert run."""
+    calls = []
     rsvg = svg_art._rsvg
 
     def spy(path, el, zoom, window=None):
-        windows.append(window)
+        calls.append((window, zoom))
         return rsvg(path, el, zoom, window)
 
     monkeypatch.setattr(svg_art, "_rsvg", spy)
-    cut = svg_art._cut_out(spec.path, element, 2.0)
-    assert any(windows)
-    whole = svg_art._trim_alpha(rsvg(spec.path, element, 2.0))
-    assert cut.shape == whole.shape and np.array_equal(cut, whole)
+    return calls
+
+
+def _whole(element: str, zoom: float) -> np.ndarray:
+    return svg_art._trim_alpha(svg_art._rsvg(PENGUINS.path, element, zoom))
+
+
+@needs_penguins
+def test_a_windowed_svg_cut_has_the_pixels_of_the_whole_element(rsvg_calls):
+    # kde-penguins' 2 of hearts spans 16 times its card's width: the case the window is for.
+    element = PENGUINS.element_id(Card.parse("2H"))
+    cut = svg_art._cut_out(PENGUINS.path, element, 2.0)
+    assert any(window for window, _ in rsvg_calls)
+    assert np.array_equal(cut, _whole(element, 2.0))
+
+
+@needs_penguins
+def test_known_bounds_save_the_search_and_stale_ones_fall_back_to_the_whole_element(rsvg_calls):
+    element = PENGUINS.element_id(Card.parse("2H"))
+    bounds = svg_art._locate(PENGUINS.path, element)
+    rsvg_calls.clear()
+    cut = svg_art._cut_out(PENGUINS.path, element, 2.0, bounds)
+    assert len(rsvg_calls) == 1 and rsvg_calls[0][0]
+    assert np.array_equal(cut, _whole(element, 2.0))
+    stale = (0, 0, 5, 5, *bounds[4:])  # a window where the card is not
+    assert np.array_equal(svg_art._cut_out(PENGUINS.path, element, 2.0, stale), _whole(element, 2.0))
 
 
 def _deck_folder(root, name: str, n_bytes: int, used_at: float) -> None:

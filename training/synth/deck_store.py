@@ -1,8 +1,8 @@
 """How rasterized decks are kept on disk: lossless PNG faces, decoded on use, under a size cap.
 
 Why PNG: the cache used to hold every deck as raw arrays at two widths, about 95 MB a deck, so the
-~330 registered decks filled 31 GB. The same 512 px faces as PNG take 1-6 MB a deck (measured:
-proc-classic 1.1 MB, kde-penguins 3.6 MB, gnome-paris 5.8 MB), decode in about 10 ms a face and
+~330 registered decks filled 31 GB. The same 512 px faces as PNG take 1-9 MB a deck (measured:
+proc-classic 1.1 MB, kde-penguins 3.3 MB, gnome-orell 8.9 MB), decode in about 10 ms a face and
 come back byte for byte, so renders do not change. Smaller widths are resized from the stored
 one on use, exactly as the old cache made its 256 px level.
 

@@ -42,7 +42,7 @@ HERUKA_DIR = NPM_DIR / "@heruka_urgyen" / "react-playing-cards" / "src" / "image
 LEVELS_PX = (256, 512)
 # Bump RENDER_VERSION when the art changes, BOXES_VERSION when the index finder does.
 RENDER_VERSION = 1
-# 1: raw arrays per width (~95 MB a deck); 2: the widest as PNGs (1-6 MB a deck, same pixels).
+# 1: raw arrays per width (~95 MB a deck); 2: the widest as PNGs (1-9 MB a deck, same pixels).
 CACHE_FORMAT = 2
 # Procedural decks re-render when their drawing code changes.
 PROC_VERSION = 3
