@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from training.synth.procedural import find_font
+from training.synth.suits import find_font
 from training.synth.surfaces import texture
 
 PX_PER_UNIT = 160
