@@ -293,8 +293,8 @@ def build_all(names: Sequence[str] | None = None, workers: int = 1, progress: bo
     root.mkdir(parents=True, exist_ok=True)
     todo = [s for s in specs if not _is_cached(s, root)]
     if todo and progress:
-        print(f"rasterizing {len(todo)} deck(s) into {root} (once; the cache keeps the least recently used "
-              f"decks under CRIBCOUNT_CACHE_MAX_GB={max_cache_bytes() / 1e9:g})", file=sys.stderr)
+        print(f"rasterizing {len(todo)} deck(s) the scenes draw into {root} (once; past "
+              f"CRIBCOUNT_CACHE_MAX_GB={max_cache_bytes() / 1e9:g} the least recently used go)", file=sys.stderr)
     with tqdm(total=len(todo), desc="decks", unit="deck", file=sys.stderr, disable=not (progress and todo)) as bar:
         if workers > 1 and len(todo) > 1:
             from multiprocessing import get_context
