@@ -55,3 +55,12 @@ def test_the_readme_and_the_model_card_read_in_two_minutes():
     assert len((ROOT / "README.md").read_text().split()) <= 900
     assert len((ROOT / "models" / "README.md").read_text().split()) <= 1500
     assert (ROOT / "docs" / "experiments" / "README.md").is_file()
+
+
+def test_every_package_is_listed_for_the_wheel():
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for package in (*RUNTIME, "training")
+             for p in (ROOT / package).rglob("__init__.py")}
+    assert found <= listed, f"add to pyproject.toml's packages: {sorted(found - listed)}"
