@@ -77,14 +77,9 @@ def _run_count(args: argparse.Namespace) -> int:
     if args.json:
         print(CountOut.from_count(result, photo.original_size).model_dump_json())
         return 0
-    print("Cards seen: " + ", ".join(f"{d.card} {d.confidence:.0%}" for d in roles.detections))
-    for d in roles.set_aside:
-        print(f"Set aside: {d.card} ({d.confidence:.0%}), the least sure of {len(roles.detections) + 1} cards seen; "
-              "if it is one of the show, count the cards typed: cribcount score HAND STARTER")
-    unsure = [f"{d.card} ({d.confidence:.0%})" for d in roles.detections if d.to_check]
-    if unsure:
-        print(f"Check {', '.join(unsure)}: not sure of {'it' if len(unsure) == 1 else 'them'}; if one is wrong, "
-              "count the cards typed: cribcount score HAND STARTER")
+    aside = [f"Set aside: {d.card} ({d.confidence:.0%}), the least sure of {len(roles.detections) + 1} cards seen; "
+             "if it is one of the show, count the cards typed: cribcount score HAND STARTER" for d in roles.set_aside]
+    print_cards_seen(roles.detections, "count the cards typed: cribcount score HAND STARTER", aside)
     if roles.source == "given":
         print(f"Starter: {roles.starter} (named)")
     elif roles.confidence >= SURE:
@@ -96,6 +91,17 @@ def _run_count(args: argparse.Namespace) -> int:
     if args.annotate:
         print(f"Annotated photo: {args.annotate}")
     return 0
+
+
+def print_cards_seen(detections, retype: str, notes: list[str] | None = None) -> None:  # noqa: ANN001
+    """The cards read with their confidence, ``notes`` after them, and those to check, with ``retype``:
+    how to give the cards typed if one is wrong."""
+    print("Cards seen: " + ", ".join(f"{d.card} {d.confidence:.0%}" for d in detections))
+    for note in notes or ():
+        print(note)
+    unsure = [f"{d.card} ({d.confidence:.0%})" for d in detections if d.to_check]
+    if unsure:
+        print(f"Check {', '.join(unsure)}: not sure of {'it' if len(unsure) == 1 else 'them'}; if one is wrong, {retype}")
 
 
 @command
@@ -143,11 +149,7 @@ def _run_discard(args: argparse.Namespace) -> int:
     if args.json:
         print(DiscardOut.from_advice(advice, dealt, photo.original_size).model_dump_json())
         return 0
-    print("Cards seen: " + ", ".join(f"{d.card} {d.confidence:.0%}" for d in dealt.detections))
-    unsure = [f"{d.card} ({d.confidence:.0%})" for d in dealt.detections if d.to_check]
-    if unsure:
-        print(f"Check {', '.join(unsure)}: not sure of {'it' if len(unsure) == 1 else 'them'}; if one is wrong, "
-              "type the cards: cribcount discard CARD ... --dealer|--pone")
+    print_cards_seen(dealt.detections, "type the cards: cribcount discard CARD ... --dealer|--pone")
     print("\n".join(advice_lines(advice)))
     return 0
 

@@ -7,6 +7,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pegging_reference import plain_points
 
 from scorer.cards import FULL_DECK, Card
 from scorer.pegging import (
@@ -368,22 +369,6 @@ def test_illegal_play_names_its_position(sequence: str, position: int, token: st
 # -- properties: random legal plays ---------------------------------------------
 
 
-def _reference_points(pile: list[Card]) -> int:
-    """Points for the last card of ``pile``, written independently of the scorer."""
-    count = sum(c.value for c in pile)
-    points = 2 if count in (15, 31) else 0
-    same = 1
-    while same < len(pile) and pile[-1 - same].rank == pile[-1].rank:
-        same += 1
-    points += {1: 0, 2: 2, 3: 6, 4: 12}[same]
-    for n in range(len(pile), 2, -1):
-        ranks = sorted(c.rank for c in pile[-n:])
-        if all(b - a == 1 for a, b in zip(ranks, ranks[1:])):
-            points += n
-            break
-    return points
-
-
 def simulate(cards: list[Card], rng: random.Random):
     """Play two hands (pone gets the first four) by the rules, a random fitting card each turn.
 
@@ -405,7 +390,7 @@ def simulate(cards: list[Card], rng: random.Random):
             pile.append(card)
             last = player
             events.append((str(card), player, True))
-            points[player] += _reference_points(pile)
+            points[player] += plain_points(pile)
             count = sum(c.value for c in pile)
             if not hands[PONE] and not hands[DEALER]:
                 points[player] += count != 31

@@ -12,6 +12,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pegging_reference import plain_points
 
 from scorer.cards import FULL_DECK, Card
 from scorer.pegging import (
@@ -149,22 +150,6 @@ def test_pegging_is_for_two_three_or_four_players(players):
 
 
 # -- random complete plays against a second, plainly written scorer ---------------------------------
-
-
-def plain_points(pile: list[Card]) -> int:
-    """Points for the last card of ``pile``, counted straight from the rules."""
-    total = sum(c.value for c in pile)
-    points = 2 if total in (15, 31) else 0
-    same = 1
-    while same < len(pile) and pile[-1 - same].rank == pile[-1].rank:
-        same += 1
-    points += {1: 0, 2: 2, 3: 6, 4: 12}[same]
-    for n in range(len(pile), 2, -1):
-        ranks = sorted(c.rank for c in pile[-n:])
-        if ranks == list(range(ranks[0], ranks[0] + n)):
-            points += n
-            break
-    return points
 
 
 def play_out(cards: list[Card], players: int, rng: random.Random):
