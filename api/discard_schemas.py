@@ -6,9 +6,9 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from api.discarding import DealtRead
 from api.schemas import CardOut, ErrorOut, ImageSize
 from scorer.discard import Advice, Choice
+from vision.dealt import DealtRead
 from vision.detections import Detection
 
 CardText = str

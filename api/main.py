@@ -23,6 +23,7 @@ from api.admission import Admission, PhotoGate
 from api.deps import LoadedRecognizer, PhotoRecognizer
 from api.limits import BodyLimit
 from api.routers import count, discard, health, peg, practice, score
+from api.schemas import one_line
 from api.settings import Settings, get_settings
 from api.workers import PhotoReader, ProcessReader, ThreadReader, WorkerLimits
 
@@ -40,11 +41,7 @@ Photos are processed in memory and never stored.
 async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
     """Request validation errors as one line, like every other 4xx: ``{"detail": "claim: ..."}``."""
     assert isinstance(exc, RequestValidationError)
-    parts = []
-    for error in exc.errors():
-        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path"))
-        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else error.get("msg", "invalid"))
-    return JSONResponse({"detail": "; ".join(parts) or "invalid request"}, status_code=422)
+    return JSONResponse({"detail": one_line(list(exc.errors()))}, status_code=422)
 
 
 def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | None = None) -> FastAPI:

@@ -13,14 +13,22 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
-from scorer.reasons import explain
-from vision.starter import PhotoCount
 from scorer.cards import Card
 from scorer.muggins import MAX_CLAIM, ClaimVerdict
 from scorer.pegging import Pegging, Seat
+from scorer.reasons import explain
 from scorer.show import ScoreItem, Show
 from vision.detections import CHECK_BELOW, Detection, Detections
-from vision.starter import SURE, Roles
+from vision.starter import SURE, PhotoCount, Roles
+
+
+def one_line(errors: list[dict]) -> str:
+    """Pydantic's validation errors as the project's one-line detail: ``claim: Input should be ...``."""
+    parts = []
+    for error in errors:
+        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path"))
+        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else error.get("msg", "invalid"))
+    return "; ".join(parts) or "invalid request"
 
 CardText = str
 Box = tuple[float, float, float, float]

@@ -125,14 +125,15 @@ def _register_discard(sub: argparse._SubParsersAction) -> None:
 
 def _run_discard(args: argparse.Namespace) -> int:
     from api.discard_schemas import DiscardOut
-    from api.discarding import DealtCountError, advice_lines, advise_typed, read_dealt
+    from scorer.cards import parse_cards
     from scorer.discard import advise
+    from vision.dealt import DealtCountError, read_dealt
 
     model = "uniform" if args.uniform else "table"
     if args.photo and args.cards:
         raise CliError("give the dealt cards or --photo, not both")
     if not args.photo:
-        advice = advise_typed(args.cards, seat=args.seat, players=args.players, model=model)
+        advice = advise(parse_cards(args.cards), seat=args.seat, players=args.players, model=model)
         print(DiscardOut.from_advice(advice).model_dump_json() if args.json else "\n".join(advice_lines(advice)))
         return 0
     from vision.image_io import not_a_file, read_photo
@@ -193,3 +194,21 @@ def _run_eval(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(figures, indent=2))
     return 0
+
+
+def advice_lines(advice,  # noqa: ANN001 - scorer.discard.Advice, imported lazily
+                 *, top: int = 3) -> list[str]:
+    """The ranked choices as a plain-text table, best first, with reasons for the top ``top``."""
+    from scorer.discard import ranks_text
+
+    side = "hand + crib" if advice.seat == "dealer" else "hand - crib"
+    lines = [(f"{advice.players} players, {advice.seat}; net = {side}; others' throws weighed by the "
+              f"{advice.model} opponent model"),
+             f"{'#':>2}  {'keep':<15} {'throw':<8} {'hand':>5} {'min':>3} {'max':>3} {'crib':>5} {'net':>6}"]
+    for n, c in enumerate(advice.choices, 1):
+        lines.append(f"{n:>2}  {' '.join(map(str, c.keep)):<15} {' '.join(map(str, c.throw)):<8} "
+                     f"{c.hand.mean:5.2f} {c.hand.minimum:>3} {c.hand.maximum:>3} {c.crib:5.2f} {c.net:6.2f}")
+    lines.append("")
+    for n, c in enumerate(advice.choices[:top], 1):
+        lines.append(f"{n}. throw {ranks_text(c.throw)}: {c.reason}")
+    return lines

@@ -15,11 +15,11 @@ from starlette.datastructures import UploadFile
 
 from api.deps import LoadedDep, get_reader
 from api.discard_schemas import DiscardIn, DiscardOut, NotDealtOut
-from api.discarding import DealtCountError, read_dealt
-from api.schemas import ErrorOut
+from api.schemas import ErrorOut, one_line
 from api.workers import ModelsNotLoaded
 from scorer.cards import InvalidCardError, parse_cards
 from scorer.discard import DiscardError, advise
+from vision.dealt import DealtCountError, read_dealt
 from vision.image_io import MAX_BYTES, ImageError, UnsupportedImage
 
 router = APIRouter(prefix="/api", tags=["discard"])
@@ -37,15 +37,6 @@ _PHOTO_FORM = {
         "model": {"type": "string", "enum": ["table", "uniform"], "default": "table"},
     },
 }
-
-
-def _one_line(exc: ValidationError) -> str:
-    """Pydantic's errors as the project's one-line detail: ``seat: Input should be 'dealer' or 'pone'``."""
-    parts = []
-    for error in exc.errors():
-        where = ".".join(str(p) for p in error.get("loc", ()))
-        parts.append(f"{where}: {error.get('msg', 'invalid')}" if where else error.get("msg", "invalid"))
-    return "; ".join(parts) or "invalid request"
 
 
 def _advise(cards, body: DiscardIn):
@@ -84,7 +75,7 @@ async def discard(request: Request, loaded: LoadedDep) -> DiscardOut | JSONRespo
         try:
             body = DiscardIn.model_validate_json(await request.body())
         except ValidationError as exc:
-            raise HTTPException(_UNPROCESSABLE, _one_line(exc)) from None
+            raise HTTPException(_UNPROCESSABLE, one_line(list(exc.errors()))) from None
         advice = await run_in_threadpool(_advise, body.cards, body)
         return DiscardOut.from_advice(advice)
     if kind != "multipart/form-data":
@@ -99,7 +90,7 @@ async def discard(request: Request, loaded: LoadedDep) -> DiscardOut | JSONRespo
         body = DiscardIn(cards=[], seat=form.get("seat"), players=int(players) if players.isdigit() else players,
                          model=form.get("model") or "table")
     except ValidationError as exc:
-        raise HTTPException(_UNPROCESSABLE, _one_line(exc)) from None
+        raise HTTPException(_UNPROCESSABLE, one_line(list(exc.errors()))) from None
     reader = await get_reader(request, loaded)
     data = await photo.read()
     try:

@@ -1,4 +1,4 @@
-"""Dealt cards (typed or photographed) + the seat -> ranked discard advice: shared by the CLI and the API.
+"""The dealt cards read from a photo, for discard advice (the CLI and the API share it).
 
 A photo of the dealt cards may show them in any layout (fanned in the hand, a row, a heap): the
 recognizer's cards are taken as they are, with no starter to find. The photo must show as many
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorer.cards import Card, parse_cards
-from scorer.discard import Advice, advise, dealt_size, ranks_text
+from scorer.cards import Card
+from scorer.discard import dealt_size
 from vision.detections import Detection, Detections
 
 
@@ -57,23 +57,3 @@ def read_dealt(detections: Detections, players: int) -> DealtRead:
             f"expected the {want} dealt cards of a {players}-player game, saw {len(read)} "
             f"({_seen_text(seen)}){f' and {unread} unreadable' if unread else ''}{hint}", seen)
     return DealtRead(read)
-
-
-def advise_typed(tokens: list[str] | str, *, seat: str, players: int, model: str = "table") -> Advice:
-    """Advice for typed cards; raises InvalidCardError or DiscardError with the reason."""
-    return advise(parse_cards(tokens), seat=seat, players=players, model=model)
-
-
-def advice_lines(advice: Advice, *, top: int = 3) -> list[str]:
-    """The ranked choices as a plain-text table, best first, with reasons for the top ``top``."""
-    side = "hand + crib" if advice.seat == "dealer" else "hand - crib"
-    lines = [(f"{advice.players} players, {advice.seat}; net = {side}; others' throws weighed by the "
-              f"{advice.model} opponent model"),
-             f"{'#':>2}  {'keep':<15} {'throw':<8} {'hand':>5} {'min':>3} {'max':>3} {'crib':>5} {'net':>6}"]
-    for n, c in enumerate(advice.choices, 1):
-        lines.append(f"{n:>2}  {' '.join(map(str, c.keep)):<15} {' '.join(map(str, c.throw)):<8} "
-                     f"{c.hand.mean:5.2f} {c.hand.minimum:>3} {c.hand.maximum:>3} {c.crib:5.2f} {c.net:6.2f}")
-    lines.append("")
-    for n, c in enumerate(advice.choices[:top], 1):
-        lines.append(f"{n}. throw {ranks_text(c.throw)}: {c.reason}")
-    return lines
