@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, status
 
-from scorer.muggins import score_and_check
 from api.schemas import ErrorOut, ScoreIn, ShowOut
 from scorer.cards import Card, InvalidCardError, parse_cards
-from scorer.muggins import InvalidClaimError
+from scorer.muggins import InvalidClaimError, score_and_check
 from scorer.show import InvalidHandError
 
 router = APIRouter(prefix="/api", tags=["cards"])

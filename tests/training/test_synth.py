@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import cv2
 import numpy as np

@@ -4,7 +4,6 @@ averaged into nonsense."""
 
 import json
 import shutil
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
