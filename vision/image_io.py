@@ -70,14 +70,6 @@ class Photo:
     """(width, height) of the upright original image."""
 
 
-def exif_orientation(data: bytes) -> int:
-    """The EXIF orientation (1..8) of a photo file, 1 when absent or unreadable (Pillow reads it)."""
-    try:
-        return read_header(data).orientation
-    except FormatError:
-        return 1
-
-
 def _apply_orientation(img: np.ndarray, orientation: int) -> np.ndarray:
     if orientation in (2, 4, 5, 7):
         img = cv2.flip(img, 1)
@@ -94,22 +86,15 @@ def _decode_heif(data: bytes, min_long_side: int, limits: Limits) -> Photo:
     wheels decode neither. The pixels go through :func:`photo_from_array`, as a Pillow image handed
     over in memory does: size refused before decoding, upright (pillow-heif applies the container's
     rotation itself and clears the EXIF tag; an AVIF's tag is applied there), greyscale refused, a
-    big photo shrunk by the power of two a JPEG decode would use."""
+    big photo shrunk by the power of two a JPEG decode would use. :func:`decode_photo` has read its
+    header already (:func:`vision.formats.read_header`: the decoder is there, the size within limits)."""
     import io
 
-    try:
-        import pillow_heif
-        from PIL import Image
-    except ImportError:  # the runtime's dependencies hold both; an install without them says so
-        raise ImageError("the photo is HEIC/HEIF or AVIF, and this install has no decoder for it "
-                         "(pip install pillow pillow-heif), or send it as JPEG") from None
-    pillow_heif.register_heif_opener()
+    from PIL import Image
+
     try:
         image = Image.open(io.BytesIO(data), formats=("HEIF", "AVIF"))
-        _check_pixels(*image.size, limits)  # from the header, before the pixels are decoded
         image.load()
-    except ImageError:
-        raise
     except Exception:  # noqa: BLE001 - what a damaged file raises depends on the decoder and on
         # whoever patched Pillow in this process (ultralytics' Image.open retries with a plugin
         # it may not have: ModuleNotFoundError); for the sender it is one thing, a file not decoded
@@ -136,10 +121,7 @@ def decode_photo(data: bytes, *, min_long_side: int = 1600, limits: Limits = UPL
     Raises :class:`ImageError` for empty, oversized (``limits``: an upload's unless told),
     truncated, greyscale or non-image data.
     """
-    if not data:
-        raise ImageError("the file is empty")
-    if len(data) > limits.bytes:
-        raise ImageError(f"the file is {len(data) / 1e6:.1f} MB; the limit is {_mb(limits.bytes)}")
+    _check_bytes(data, limits)
     header = _header(data, limits)  # format sniffed, structure bounded, size and EXIF: no pixels yet
     _check_pixels(*header.size, limits)
     # Some phones append data after the end-of-image marker, so look near the end, not at it.
@@ -207,19 +189,31 @@ def not_a_file(path: Path) -> str:
     return f"{path}: no such file"
 
 
-def check_photo_file(path: str | Path, *, limits: Limits = LOCAL) -> None:
-    """Refuse a photo file that :func:`read_photo` would refuse from its header alone (not a file,
-    too big, a format not accepted, over the pixel limit), without decoding it: the CLI asks this
-    before it spends a second loading the models."""
+def check_photo_file(path: str | Path, *, limits: Limits = LOCAL) -> bytes:
+    """The bytes of a photo file, refused where :func:`decode_photo` would refuse them from the header
+    alone (not a file, too big, a format not accepted, over the pixel limit), without decoding: the
+    CLI asks this before it spends a second loading the models, then decodes the bytes returned."""
+    data = _file_bytes(path, limits)
+    _check_bytes(data, limits)
+    _check_pixels(*_header(data, limits).size, limits)
+    return data
+
+
+def _file_bytes(path: str | Path, limits: Limits) -> bytes:
+    """The bytes of a photo file: a regular file within the size limit (refused before it is read)."""
     p = Path(path)
     if not p.is_file():
         raise ImageError(not_a_file(p))
     if p.stat().st_size > limits.bytes:
         raise ImageError(f"{p}: {p.stat().st_size / 1e6:.1f} MB; the limit is {_mb(limits.bytes)}")
-    data = p.read_bytes()
+    return p.read_bytes()
+
+
+def _check_bytes(data: bytes, limits: Limits) -> None:
     if not data:
         raise ImageError("the file is empty")
-    _check_pixels(*_header(data, limits).size, limits)
+    if len(data) > limits.bytes:
+        raise ImageError(f"the file is {len(data) / 1e6:.1f} MB; the limit is {_mb(limits.bytes)}")
 
 
 def screen_photo(data: bytes, *, limits: Limits = UPLOAD) -> None:
@@ -227,10 +221,7 @@ def screen_photo(data: bytes, *, limits: Limits = UPLOAD) -> None:
     the size, a format not accepted, a header built to stall a parser (:func:`vision.formats.
     check_structure`). The service asks this in its event loop (a few ms for 20 MB), so such a file
     never costs a photo worker its copy of the bytes; :func:`decode_photo` asks it again."""
-    if not data:
-        raise ImageError("the file is empty")
-    if len(data) > limits.bytes:
-        raise ImageError(f"the file is {len(data) / 1e6:.1f} MB; the limit is {_mb(limits.bytes)}")
+    _check_bytes(data, limits)
     try:
         check_structure(data, sniff(data))
     except UnsupportedFormat as exc:
@@ -241,12 +232,7 @@ def screen_photo(data: bytes, *, limits: Limits = UPLOAD) -> None:
 
 def read_photo(path: str | Path, *, min_long_side: int = 1600, limits: Limits = LOCAL) -> Photo:
     """Read and decode a photo file, one's own (:data:`LOCAL` limits); see :func:`decode_photo`."""
-    p = Path(path)
-    if not p.is_file():
-        raise ImageError(not_a_file(p))
-    if p.stat().st_size > limits.bytes:
-        raise ImageError(f"{p}: {p.stat().st_size / 1e6:.1f} MB; the limit is {_mb(limits.bytes)}")
-    return decode_photo(p.read_bytes(), min_long_side=min_long_side, limits=limits)
+    return decode_photo(_file_bytes(path, limits), min_long_side=min_long_side, limits=limits)
 
 
 def photo_from_array(image: object, *, min_long_side: int = 1600, limits: Limits = LOCAL) -> Photo:

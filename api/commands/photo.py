@@ -35,6 +35,15 @@ def photo_recognizer(models: str | None):
     return Recognizer(models or MODELS_DIR)
 
 
+def decode_with_models(data: bytes, models: str | None):  # noqa: ANN201 - vision types, imported lazily
+    """The recognizer, and the photo file's ``data`` decoded for it (read and checked from its header
+    first by :func:`vision.image_io.check_photo_file`, so a bomb never waits for the models to load)."""
+    from vision.image_io import LOCAL, decode_photo
+
+    recognizer = photo_recognizer(models)
+    return recognizer, decode_photo(data, min_long_side=recognizer.config.min_long_side, limits=LOCAL)
+
+
 ANNOTATE_SUFFIXES = (".jpg", ".jpeg", ".png")
 ANNOTATE_ADVICE = "use a .jpg or .png name in an existing folder"
 
@@ -53,16 +62,15 @@ def _run_count(args: argparse.Namespace) -> int:
     from scorer.cards import Card
     from scorer.muggins import parse_claim
     from vision.annotate import CardAnnotator
-    from vision.image_io import check_photo_file, read_photo
+    from vision.image_io import check_photo_file
     from vision.starter import SURE, CardCountError, count_photo, show_in_view
 
-    check_photo_file(args.photo)  # a bomb or a non-photo refused from its header, before the models load
+    data = check_photo_file(args.photo)  # a bomb or a non-photo refused from its header, before the models load
     starter = Card.parse(args.starter) if args.starter else None
     claimed = parse_claim(args.claim) if args.claim is not None else None
     if args.annotate:
         _check_annotate_path(Path(args.annotate))
-    recognizer = photo_recognizer(args.models)
-    photo = read_photo(args.photo, min_long_side=recognizer.config.min_long_side)
+    recognizer, photo = decode_with_models(data, args.models)
     detections = recognizer.recognize_photo(photo, show_in_view(starter))
     try:
         result = count_photo(detections, crib=args.crib, starter=starter, claim=claimed)
@@ -136,12 +144,9 @@ def _run_discard(args: argparse.Namespace) -> int:
         advice = advise(parse_cards(args.cards), seat=args.seat, players=args.players, model=model)
         print(DiscardOut.from_advice(advice).model_dump_json() if args.json else "\n".join(advice_lines(advice)))
         return 0
-    from vision.image_io import not_a_file, read_photo
+    from vision.image_io import check_photo_file
 
-    if not Path(args.photo).is_file():
-        raise CliError(not_a_file(Path(args.photo)))
-    recognizer = photo_recognizer(args.models)
-    photo = read_photo(args.photo, min_long_side=recognizer.config.min_long_side)
+    recognizer, photo = decode_with_models(check_photo_file(args.photo), args.models)
     try:
         dealt = read_dealt(recognizer.recognize_photo(photo), args.players)
     except DealtCountError as exc:

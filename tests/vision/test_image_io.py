@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from support import as_heic
 
+from vision.formats import read_header
 from vision.image_io import (
     LOCAL,
     ImageError,
     decode_photo,
-    exif_orientation,
     read_photo,
 )
 
@@ -32,8 +32,8 @@ def with_orientation(data: bytes, orientation: int) -> bytes:
 
 
 def test_exif_orientation_is_read():
-    assert exif_orientation(with_orientation(jpeg(40, 20), 6)) == 6
-    assert exif_orientation(jpeg(40, 20)) == 1
+    assert read_header(with_orientation(jpeg(40, 20), 6)).orientation == 6
+    assert read_header(jpeg(40, 20)).orientation == 1
 
 
 def test_orientation_6_turns_the_photo_upright():
