@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Annotated, Protocol
 
-from fastapi import Depends, HTTPException, Request, status
+from fastapi import Depends, HTTPException, Request, UploadFile, status
 
 from api.settings import Settings, get_settings
-from api.workers import PhotoReader
+from api.workers import ModelsNotLoaded, PhotoReader, PhotoReading
 from vision.detections import Detections, Expected
-from vision.image_io import Photo
+from vision.image_io import MAX_BYTES, ImageError, Photo, UnsupportedImage, screen_photo
 from vision.recognizer import RecognizerConfig
 
 
@@ -75,6 +75,28 @@ async def get_reader(request: Request, loaded: Annotated[LoadedRecognizer, Depen
     if not loaded.ready:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, loaded.error or "the card recognizer is not loaded")
     return request.app.state.reader
+
+
+async def read_upload(request: Request, reader: PhotoReader, photo: UploadFile,
+                      expected: Expected | None) -> PhotoReading:
+    """An uploaded photo read by ``reader``, for every photo route: what is plainly no photo is refused
+    in the event loop (a few ms, no pixel) and never reaches a worker; a refused photo is a 415, 413
+    or 422 with the reason, missing models a 503; the time it took teaches the admission gate
+    (:mod:`api.admission`) how many photos it takes next."""
+    data = await photo.read()
+    await photo.close()  # the form's in-memory copy goes now, not after the worker's answer
+    try:
+        screen_photo(data)
+        reading = await reader.read(data, expected)
+    except UnsupportedImage as exc:
+        raise HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE, f"photo: {exc}") from None
+    except ImageError as exc:
+        code = status.HTTP_413_CONTENT_TOO_LARGE if len(data) > MAX_BYTES else status.HTTP_422_UNPROCESSABLE_CONTENT
+        raise HTTPException(code, f"photo: {exc}") from None
+    except ModelsNotLoaded as exc:
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from None
+    request.app.state.admission.observe(reading.seconds)
+    return reading
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]

@@ -12,13 +12,11 @@ from typing import Annotated
 from fastapi import APIRouter, File, Form, HTTPException, Request, UploadFile, status
 from fastapi.responses import JSONResponse
 
-from api.deps import ReaderDep
+from api.deps import ReaderDep, read_upload
 from api.schemas import CountOut, ErrorOut, NotAShowOut
-from api.workers import ModelsNotLoaded
 from scorer.cards import Card, InvalidCardError
 from scorer.muggins import MAX_CLAIM, InvalidClaimError
 from scorer.show import InvalidHandError
-from vision.image_io import MAX_BYTES, ImageError, UnsupportedImage, screen_photo
 from vision.starter import CardCountError, show_in_view
 from vision.starter import count_photo as count_show
 
@@ -67,19 +65,7 @@ async def count_photo(
     if isinstance(photo, str):  # a form field without a filename: the page or client sent text
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
                             "photo: send the photo as a file (a multipart part with a filename), not as text")
-    data = await photo.read()
-    await photo.close()  # the form's in-memory copy goes now, not after the worker's answer
-    try:
-        screen_photo(data)  # what is plainly no photo never reaches a worker (a few ms, no pixel)
-        reading = await reader.read(data, show_in_view(given))
-    except UnsupportedImage as exc:
-        raise HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE, f"photo: {exc}") from None
-    except ImageError as exc:
-        code = status.HTTP_413_CONTENT_TOO_LARGE if len(data) > MAX_BYTES else status.HTTP_422_UNPROCESSABLE_CONTENT
-        raise HTTPException(code, f"photo: {exc}") from None
-    except ModelsNotLoaded as exc:
-        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from None
-    request.app.state.admission.observe(reading.seconds)  # how many photos it takes next (api.admission)
+    reading = await read_upload(request, reader, photo, show_in_view(given))
     detections, size = reading.detections, reading.original_size
     try:
         result = count_show(detections, crib=crib, starter=given, claim=claim)

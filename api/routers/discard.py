@@ -13,14 +13,12 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from api.deps import LoadedDep, get_reader
+from api.deps import LoadedDep, get_reader, read_upload
 from api.discard_schemas import DiscardIn, DiscardOut, NotDealtOut
 from api.schemas import ErrorOut, one_line
-from api.workers import ModelsNotLoaded
 from scorer.cards import InvalidCardError, parse_cards
 from scorer.discard import DiscardError, advise
 from vision.dealt import DealtCountError, read_dealt
-from vision.image_io import MAX_BYTES, ImageError, UnsupportedImage
 
 router = APIRouter(prefix="/api", tags=["discard"])
 
@@ -92,17 +90,8 @@ async def discard(request: Request, loaded: LoadedDep) -> DiscardOut | JSONRespo
     except ValidationError as exc:
         raise HTTPException(_UNPROCESSABLE, one_line(list(exc.errors()))) from None
     reader = await get_reader(request, loaded)
-    data = await photo.read()
-    try:
-        # No expected count: a deal is read card by card, with no starter and no show to make up.
-        reading = await reader.read(data, None)
-    except UnsupportedImage as exc:
-        raise HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE, f"photo: {exc}") from None
-    except ImageError as exc:
-        code = status.HTTP_413_CONTENT_TOO_LARGE if len(data) > MAX_BYTES else _UNPROCESSABLE
-        raise HTTPException(code, f"photo: {exc}") from None
-    except ModelsNotLoaded as exc:
-        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from None
+    # No expected count: a deal is read card by card, with no starter and no show to make up.
+    reading = await read_upload(request, reader, photo, None)
     try:
         dealt = read_dealt(reading.detections, body.players)
     except DealtCountError as exc:
