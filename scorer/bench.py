@@ -24,8 +24,8 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from scorer.cards import FULL_DECK
 from scorer.bulk import clear_caches, score_totals
+from scorer.cards import FULL_DECK
 from scorer.show import score_show
 
 DEAL_COUNT = 12_994_800

@@ -27,7 +27,7 @@ from scorer.bulk import score_totals
 from scorer.cards import RANK_SYMBOLS, Card, check_distinct, parse_cards
 from scorer.crib_odds import DiscardError, crib_means, unseen_cards
 from scorer.opponent import SEATS, OpponentModel, load_model
-from scorer.show import score_show
+from scorer.show import NUMBER_WORDS, score_show
 
 __all__ = ["Advice", "Choice", "DiscardError", "HandOdds", "Jump", "advise", "advise_indices", "dealt_size"]
 
@@ -171,7 +171,6 @@ def ranks_text(cards: Iterable[Card]) -> str:
 
 _RUN_NAMES = {1: "a run", 2: "a double run", 3: "a triple run", 4: "a double-double run"}
 _SETS = {2: "a pair", 6: "three", 12: "four"}
-_COUNT_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 
 def kept_items(keep: tuple[Card, ...], starter: Card) -> str:
@@ -192,7 +191,7 @@ def kept_items(keep: tuple[Card, ...], starter: Card) -> str:
         parts.append(f"{word} {RANK_SYMBOLS[rank]}s" if word != "a pair" else f"a pair of {RANK_SYMBOLS[rank]}s")
     fifteens = sum(1 for i in items if i.kind == "fifteen")
     if fifteens:
-        parts.append("a fifteen" if fifteens == 1 else f"{_COUNT_WORDS.get(fifteens, fifteens)} fifteens")
+        parts.append("a fifteen" if fifteens == 1 else f"{NUMBER_WORDS[fifteens]} fifteens")
     if any(i.kind == "flush" for i in items):
         parts.append("a flush")
     return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from scorer.cards import ACE, JACK, Card
-from scorer.show import ScoreItem, Show
-
-_NUMBERS = ["zero", "one", "two", "three", "four", "five"]
+from scorer.show import NUMBER_WORDS, ScoreItem, Show
 
 
 def _with_value(card: Card) -> str:
@@ -29,12 +27,12 @@ def explain(item: ScoreItem, show: Show) -> str:
         plural = "sixes" if rank == "six" else rank + "s"
         return f"{cards[0]} and {cards[1]} are a pair of {plural}"
     if item.kind == "run":
-        return f"{' '.join(map(str, cards))} are in sequence: a run of {_NUMBERS[len(cards)]}, 1 a card"
+        return f"{' '.join(map(str, cards))} are in sequence: a run of {NUMBER_WORDS[len(cards)]}, 1 a card"
     if item.kind == "flush":
         suit = cards[0].suit.name.lower()
         if len(cards) == len(show.hand) + 1:
-            return f"all {_NUMBERS[len(cards)]} cards, the starter too, are {suit}"
-        return f"all {_NUMBERS[len(cards)]} hand cards are {suit} (a crib needs the starter too)"
+            return f"all {NUMBER_WORDS[len(cards)]} cards, the starter too, are {suit}"
+        return f"all {NUMBER_WORDS[len(cards)]} hand cards are {suit} (a crib needs the starter too)"
     if item.kind == "nobs":
         jack = cards[0]
         if jack.rank == JACK:

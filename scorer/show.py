@@ -146,12 +146,13 @@ def flush_points(size: int, hand_suited: bool, starter_suited: bool, *, crib: bo
 _RANK0: tuple[int, ...] = tuple(k >> 2 for k in range(52))
 _VALUE: tuple[int, ...] = tuple(min(k // 4 + 1, 10) for k in range(52))
 
-_NUMBER_WORDS = (
+NUMBER_WORDS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three "
     "twenty-four twenty-five twenty-six twenty-seven twenty-eight twenty-nine thirty"
 ).split()
-_FIFTEEN_SAYINGS = tuple(f"fifteen {_NUMBER_WORDS[2 * k]}" for k in range(1, 16))
+"""Numbers as they are said in a count, zero to thirty."""
+_FIFTEEN_SAYINGS = tuple(f"fifteen {NUMBER_WORDS[2 * k]}" for k in range(1, 16))
 ZERO_ANNOUNCEMENT = "Nineteen (no score)"
 """What a hand of 0 is called: 19 is impossible, so "nineteen" means nothing."""
 
@@ -187,9 +188,9 @@ _PAIR_PHRASES = {
 def _run_phrase(length: int, multiples: tuple[int, ...]) -> str:
     """'a run of three', 'a double run of four', 'a triple run', 'a double double run'."""
     if not multiples:
-        return f"a run of {_NUMBER_WORDS[length]}"
+        return f"a run of {NUMBER_WORDS[length]}"
     if multiples == (2,):
-        return f"a double run of {_NUMBER_WORDS[length]}"
+        return f"a double run of {NUMBER_WORDS[length]}"
     if multiples == (3,) and length == 3:
         return "a triple run"
     if multiples == (2, 2) and length == 3:
@@ -543,7 +544,7 @@ def _say(fifteens: int, shape: _Shape, flush: int, nobs: int) -> str:
     running = 2 * fifteens
     phrases = list(shape.phrases)
     if flush:
-        phrases.append((f"a flush for {_NUMBER_WORDS[flush]}", flush))
+        phrases.append((f"a flush for {NUMBER_WORDS[flush]}", flush))
     if nobs:
         phrases.append(("one for his nobs", 1))
     if not words and not phrases:
@@ -552,10 +553,10 @@ def _say(fifteens: int, shape: _Shape, flush: int, nobs: int) -> str:
     for i, (phrase, points) in enumerate(phrases):
         running += points
         if i < last:
-            words.append(f"{phrase} makes {_NUMBER_WORDS[running]}")
+            words.append(f"{phrase} makes {NUMBER_WORDS[running]}")
         elif words:
-            words.append(f"and {phrase} is {_NUMBER_WORDS[running]}")
+            words.append(f"and {phrase} is {NUMBER_WORDS[running]}")
         else:
-            words.append(f"{phrase} is {_NUMBER_WORDS[running]}")
+            words.append(f"{phrase} is {NUMBER_WORDS[running]}")
     text = ", ".join(words)
     return text[0].upper() + text[1:]
