@@ -1,4 +1,4 @@
-"""Where /api/count decodes and reads a photo: in worker processes, bounded in time and memory.
+"""Where the photo routes decode and read a photo: in worker processes, bounded in time and memory.
 
 The header checks (:mod:`vision.formats`) refuse every known bomb before a pixel is decoded; what
 remains (a photo under the limits that is still slow or greedy to decode, a model run that goes
@@ -169,12 +169,9 @@ def _read_in_worker(data: bytes, expected: Expected | None) -> PhotoReading:
         raise ModelsNotLoaded(_error or "the card recognizer is not loaded")
     try:
         return read_photo_bytes(_recognizer, data, expected)
-    except MemoryError:
-        raise PhotoTooCostly(f"decoding the photo took more than the {_memory_mb} MB a photo may use; "
-                             f"send a smaller JPEG") from None
     except Exception as exc:
-        # OpenCV says "Insufficient memory" in a cv2.error when the cap is reached mid-decode.
-        if "memory" in str(exc).lower() and not isinstance(exc, ImageError):
+        # Past the memory cap: a MemoryError, or OpenCV's "Insufficient memory" in a cv2.error mid-decode.
+        if isinstance(exc, MemoryError) or ("memory" in str(exc).lower() and not isinstance(exc, ImageError)):
             raise PhotoTooCostly(f"decoding the photo took more than the {_memory_mb} MB a photo may "
                                  f"use; send a smaller JPEG") from None
         raise
