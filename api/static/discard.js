@@ -5,8 +5,7 @@
 "use strict";
 
 (function () {
-  const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-  const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+  // RANKS, SUITS, $, face and isRed: app.js's, loaded first.
   const deal = {
     cards: [],       // ["5H", ...] in the order read or tapped
     boxes: {},       // card -> [x0, y0, x1, y1] on the photo, for cards read from it
@@ -16,10 +15,6 @@
     rank: null,      // rank tapped, waiting for its suit
     request: 0,      // newest request: older answers are ignored
   };
-  const $ = (id) => document.getElementById(id);
-
-  const face = (card) => card.slice(0, -1) + SUITS[card.slice(-1)];
-  const red = (card) => card.endsWith("H") || card.endsWith("D");
   const seat = () => document.querySelector('input[name="deal-seat"]:checked').value;
   const players = () => Number($("deal-players").value);
   const wanted = () => (players() === 2 ? 6 : 5);
@@ -32,7 +27,7 @@
 
   function cardChip(card, extra) {
     const span = document.createElement("span");
-    span.className = "mini" + (red(card) ? " red" : "") + (extra ? " " + extra : "");
+    span.className = "mini" + (isRed(card) ? " red" : "") + (extra ? " " + extra : "");
     span.textContent = face(card);
     return span;
   }
@@ -46,9 +41,9 @@
       const li = document.createElement("li");
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "chip" + (red(card) ? " red-card" : "");
+      b.className = "chip" + (isRed(card) ? " red-card" : "");
       b.setAttribute("aria-label", `${card}: tap to take it out`);
-      b.innerHTML = `<span class="face${red(card) ? " red" : ""}">${face(card)}</span><span class="sub">remove</span>`;
+      b.innerHTML = `<span class="face${isRed(card) ? " red" : ""}">${face(card)}</span><span class="sub">remove</span>`;
       b.addEventListener("click", () => { deal.cards = deal.cards.filter((c) => c !== card); changed(); });
       li.append(b);
       list.append(li);

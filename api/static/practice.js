@@ -7,8 +7,7 @@
 (function () {
   const KEY = "cribcount.practice";
   const RECENT_MISSES = 5; // lessons of the last wrong hands dealt more often (as `cribcount practice`)
-  const SUIT = { C: "♣", D: "♦", H: "♥", S: "♠" };
-  const $ = (id) => document.getElementById(id);
+  // $, face and isRed: app.js's, loaded first.
   let hand = null; // {hand, starter, crib, lesson} from /api/practice/deal
   let checked = false;
 
@@ -41,9 +40,8 @@
     div.className = "chip" + (starter ? " starter" : "");
     div.dataset.card = card;
     const face = document.createElement("span");
-    const suit = card.slice(-1);
-    face.className = "face" + (suit === "H" || suit === "D" ? " red" : "");
-    face.textContent = card.slice(0, -1) + SUIT[suit];
+    face.className = "face" + (isRed(card) ? " red" : "");
+    face.textContent = window.face(card);
     const sub = document.createElement("span");
     sub.className = "sub";
     sub.textContent = starter ? "starter" : "\u00a0";
