@@ -15,7 +15,7 @@ from typing import Annotated, Protocol
 
 from fastapi import Depends, HTTPException, Request, UploadFile, status
 
-from api.settings import Settings, get_settings
+from api.settings import Settings
 from api.workers import ModelsNotLoaded, PhotoReader, PhotoReading
 from vision.detections import Detections, Expected
 from vision.image_io import MAX_BYTES, ImageError, Photo, UnsupportedImage, screen_photo
@@ -63,13 +63,6 @@ async def get_loaded(request: Request) -> LoadedRecognizer:
     return request.app.state.recognizer
 
 
-def get_recognizer(loaded: Annotated[LoadedRecognizer, Depends(get_loaded)]) -> PhotoRecognizer:
-    """The loaded recognizer, or 503 with the reason the models are not there."""
-    if loaded.recognizer is None:
-        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, loaded.error or "the card recognizer is not loaded")
-    return loaded.recognizer
-
-
 async def get_reader(request: Request, loaded: Annotated[LoadedRecognizer, Depends(get_loaded)]) -> PhotoReader:
     """What reads a photo (worker processes, or this process), or 503 with the reason the models are not there."""
     if not loaded.ready:
@@ -99,7 +92,5 @@ async def read_upload(request: Request, reader: PhotoReader, photo: UploadFile,
     return reading
 
 
-SettingsDep = Annotated[Settings, Depends(get_settings)]
 LoadedDep = Annotated[LoadedRecognizer, Depends(get_loaded)]
-RecognizerDep = Annotated[PhotoRecognizer, Depends(get_recognizer)]
 ReaderDep = Annotated[PhotoReader, Depends(get_reader)]
