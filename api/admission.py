@@ -57,7 +57,8 @@ class Admission:
 
 
 class PhotoGate:
-    """ASGI middleware: POSTs to ``paths`` pass while ``admission`` has room, else 503 + Retry-After."""
+    """ASGI middleware: photo uploads (multipart POSTs to ``paths``) pass while ``admission`` has room,
+    else 503 + Retry-After. A JSON body to the same route (typed cards, a few ms) is not a photo and passes."""
 
     def __init__(self, app: ASGIApp, admission: Admission, paths: frozenset[str], drain_timeout_s: float,
                  drain_max_bytes: int) -> None:
@@ -68,7 +69,7 @@ class PhotoGate:
         self.drain_max_bytes = drain_max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] not in self.paths:
+        if not _is_photo_upload(scope, self.paths):
             await self.app(scope, receive, send)
             return
         gate = self.admission
@@ -83,3 +84,10 @@ class PhotoGate:
             await self.app(scope, receive, send)
         finally:
             gate.in_flight -= 1
+
+
+def _is_photo_upload(scope: Scope, paths: frozenset[str]) -> bool:
+    if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] not in paths:
+        return False
+    kind = next((v for k, v in scope["headers"] if k == b"content-type"), b"")
+    return kind.split(b";")[0].strip().lower() == b"multipart/form-data"

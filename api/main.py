@@ -79,7 +79,7 @@ def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | N
                        timeout_s=settings.upload_timeout_s)
     app.state.admission = Admission(settings.photo_capacity, settings.photo_worker_count, settings.photo_target_s,
                                     settings.retry_after_s)
-    app.add_middleware(PhotoGate, admission=app.state.admission, paths=frozenset({"/api/count"}),
+    app.add_middleware(PhotoGate, admission=app.state.admission, paths=frozenset({"/api/count", "/api/discard"}),
                        drain_timeout_s=settings.upload_timeout_s,
                        drain_max_bytes=8 * settings.max_body_bytes)  # added last: runs first
     app.add_exception_handler(RequestValidationError, _validation_error)

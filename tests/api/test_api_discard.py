@@ -99,3 +99,16 @@ def test_openapi_describes_both_bodies(client):
     content = spec["paths"]["/api/discard"]["post"]["requestBody"]["content"]
     assert set(content) == {"application/json", "multipart/form-data"}
     assert "DiscardOut" in spec["components"]["schemas"]
+
+
+def test_a_busy_server_turns_a_discard_photo_away_but_still_ranks_typed_cards(client, photos):
+    gate = client.app.state.admission
+    gate.in_flight, before = gate.capacity, gate.in_flight
+    try:
+        busy = client.post("/api/discard", files={"photo": ("deal.jpg", photos["six"].jpeg, "image/jpeg")},
+                           data={"seat": "dealer"})
+        typed = client.post("/api/discard", json={"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "pone"})
+    finally:
+        gate.in_flight = before
+    assert busy.status_code == 503 and busy.headers["retry-after"] and busy.json()["detail"].startswith("busy:")
+    assert typed.status_code == 200
