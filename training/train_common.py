@@ -168,6 +168,12 @@ def export_onnx(checkpoint: Path, out: Path, imgsz: int, metadata: dict) -> Path
     out.parent.mkdir(parents=True, exist_ok=True)
     if produced.resolve() != out.resolve():
         shutil.copyfile(produced, out)
+    if metadata.get("task") == "detect":  # the same boxes, decoded faster (training.fast_dfl)
+        import onnx
+
+        from training.fast_dfl import rewrite_dfl
+
+        onnx.save(rewrite_dfl(onnx.load(str(out))), str(out))
     names = model.names if isinstance(model.names, dict) else dict(enumerate(model.names))
     meta = {"imgsz": imgsz, "names": [names[i] for i in sorted(names)], **metadata}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
