@@ -73,7 +73,7 @@ def missed_cards(rec: Recognizer, label_path: Path, read: set[str]) -> list[tupl
         return []
     photo = read_photo(label_path.parent / lab["image"], min_long_side=rec.config.min_long_side)
     img, scale = rec.balanced(photo.image), photo.scale
-    sizes = [rec.detector_size(img), *rec.second_look_sizes(img)]
+    sizes = [rec.detector_size(img, scale), *rec.second_look_sizes(img, scale)]
     boxes = Detections.merge([rec.detect_indices(img, s) for s in sizes])
     probs = rec.classify(img, boxes)
     names = [str(c) if c else "-" for c in rec.class_cards]

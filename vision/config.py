@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from vision.image_io import DECODE_LONG_SIDE
+
 _HERE = Path(__file__).resolve().parent
 MODELS_DIR = Path(os.environ.get("CRIBCOUNT_MODELS") or next(
     (d for d in (_HERE / "models", _HERE.parent / "models") if (d / "detector.onnx").is_file()), _HERE.parent / "models"))
@@ -24,8 +26,13 @@ class RecognizerConfig:
     """Thresholds and sizes of the pipeline preprocess -> detect -> classify -> merge."""
 
     # preprocess
-    min_long_side: int = 1600
-    """Decode JPEGs at the smallest DCT scale that keeps this many pixels on the long side."""
+    min_long_side: int = DECODE_LONG_SIDE
+    """Decode JPEGs at the smallest DCT scale keeping this long side (12 MP at a quarter) ..."""
+    fine_long_side: int = 1600
+    """... and one decoded under this again at twice the size where its indices are small, or its doubt
+    would zoom in on a small region (:meth:`Recognizer.read_finer`) ..."""
+    small_index_px: float = 16.0
+    """... shorter than this (the median of the boxes the detector is sure of), or none is found."""
     white_percentile: float | None = 99.0
     """Balance a dim or tinted photo so this percentile of each channel lands on ``white_target``
     (the cards are the photo's white); ``None``: read photos as decoded."""
@@ -66,6 +73,9 @@ class RecognizerConfig:
     # classify
     crop_margins: tuple[float, ...] = (0.1, 0.2)
     """Each index is cut grown by each margin (a fraction of its size), squared, and the readings averaged."""
+    wider_crops_below: float | None = 0.99
+    """... but an index whose tightest crop reads this surely is read from that crop alone (None: every
+    margin for every index): the wider crops change no sure reading, and they are half the reads."""
     second_opinion_below: float = 0.9
     """An index the first classifier reads below this is also read by the others, and turned."""
     second_opinion_turns: bool = True

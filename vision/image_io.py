@@ -10,7 +10,9 @@ enough pixels for the corner indices.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -27,6 +29,9 @@ from vision.formats import (
     sniff,
 )
 
+DECODE_LONG_SIDE = 1000
+"""The long side a big JPEG is decoded at, at least (``RecognizerConfig.min_long_side``): enough for
+the detector's 608 px look and for the classifiers' 96 px crops of all but the smallest indices."""
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 50_000_000
 _TRAILER_BYTES = 256 * 1024
@@ -68,6 +73,9 @@ class Photo:
     """Original pixels per decoded pixel (1, 2, 4 or 8)."""
     original_size: tuple[int, int]
     """(width, height) of the upright original image."""
+    finer: Callable[[], Photo] | None = field(default=None, repr=False, compare=False)
+    """Decodes the same photo at twice this size (``None``: at full size already): the recognizer
+    asks for it when the cards' indices came out too small to read at this one."""
 
 
 def _apply_orientation(img: np.ndarray, orientation: int) -> np.ndarray:
@@ -115,7 +123,7 @@ def _reduction(long_side: int, min_long_side: int) -> int:
     return factor
 
 
-def decode_photo(data: bytes, *, min_long_side: int = 1600, limits: Limits = UPLOAD) -> Photo:
+def decode_photo(data: bytes, *, min_long_side: int = DECODE_LONG_SIDE, limits: Limits = UPLOAD) -> Photo:
     """Decode image bytes upright, at the smallest JPEG scale whose long side stays ≥ ``min_long_side``.
 
     Raises :class:`ImageError` for empty, oversized (``limits``: an upload's unless told),
@@ -138,7 +146,9 @@ def decode_photo(data: bytes, *, min_long_side: int = 1600, limits: Limits = UPL
         raise ImageError(f"the image has over {limits.pixels // 1_000_000} megapixels")
     img = _apply_orientation(_in_colour(img), header.orientation)
     h, w = img.shape[:2]
-    return Photo(image=img, scale=float(factor), original_size=(w * factor, h * factor))
+    finer = partial(decode_photo, data, min_long_side=max(header.size) * 2 // factor,  # half this factor
+                    limits=limits) if factor > 1 else None
+    return Photo(image=img, scale=float(factor), original_size=(w * factor, h * factor), finer=finer)
 
 
 def _header(data: bytes, limits: Limits) -> Header:
@@ -230,12 +240,12 @@ def screen_photo(data: bytes, *, limits: Limits = UPLOAD) -> None:
         raise ImageError(str(exc)) from None
 
 
-def read_photo(path: str | Path, *, min_long_side: int = 1600, limits: Limits = LOCAL) -> Photo:
+def read_photo(path: str | Path, *, min_long_side: int = DECODE_LONG_SIDE, limits: Limits = LOCAL) -> Photo:
     """Read and decode a photo file, one's own (:data:`LOCAL` limits); see :func:`decode_photo`."""
     return decode_photo(_file_bytes(path, limits), min_long_side=min_long_side, limits=limits)
 
 
-def photo_from_array(image: object, *, min_long_side: int = 1600, limits: Limits = LOCAL) -> Photo:
+def photo_from_array(image: object, *, min_long_side: int = DECODE_LONG_SIDE, limits: Limits = LOCAL) -> Photo:
     """A photo handed over in memory, as :func:`decode_photo` would have decoded its file.
 
     Takes a NumPy array in OpenCV's order (BGR, or BGRA with the alpha dropped) of 8-bit values,
@@ -262,9 +272,11 @@ def photo_from_array(image: object, *, min_long_side: int = 1600, limits: Limits
                          f"not {type(image).__name__}")
     h, w = img.shape[:2]
     factor = _reduction(max(w, h), min_long_side)
-    if factor > 1:
-        img = cv2.resize(img, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
-    return Photo(image=np.ascontiguousarray(img), scale=float(factor), original_size=(w, h))
+    if factor == 1:
+        return Photo(image=np.ascontiguousarray(img), scale=1.0, original_size=(w, h))
+    finer = partial(photo_from_array, img, min_long_side=max(w, h) * 2 // factor, limits=limits)
+    small = cv2.resize(img, (w // factor, h // factor), interpolation=cv2.INTER_AREA)
+    return Photo(image=small, scale=float(factor), original_size=(w, h), finer=finer)
 
 
 def _as_bgr8(arr: np.ndarray, limits: Limits) -> np.ndarray:

@@ -2,15 +2,19 @@
 
 :meth:`Recognizer.recognize_photo` reads top to bottom:
 
-1. **preprocess**: the decoded photo (:mod:`vision.image_io`), white-balanced when dim or tinted;
+1. **preprocess**: the decoded photo (:mod:`vision.image_io`; a 12 MP JPEG at a quarter of its
+   size), white-balanced when dim or tinted;
 2. **detect**: the detector boxes the cards' corner indices on a letterboxed copy;
-3. **classify**: each index is cut from the photo at two margins and read as one of 52 cards or
-   ``none``; an index the first classifier is unsure of is also read turned and by the others;
+3. **classify**: each index is cut from the photo and read as one of 52 cards or ``none`` (cut
+   wider too where that reading is unsure); an index the first classifier is unsure of is also read
+   turned and by the others;
 4. **merge**: indices read as the same card become one card (:mod:`vision.merge`).
 
-Where that first look leaves doubt (a card below 0.999, or fewer than five), the detector looks
-again at other sizes over the cards' region (and zoomed on it), and only the new or unsure
-indices are read again before merging.
+A photo decoded small is read again decoded at twice the size where its indices are small, or where
+that first look leaves doubt over a small part of the frame (:meth:`Recognizer.read_finer`). Where
+the first look leaves doubt (a card below 0.999, or fewer than five), the detector looks again at
+other sizes over the cards' region (and zoomed on it), and only the new or unsure indices are read
+again before merging.
 
 >>> from vision import recognize
 >>> sorted(str(d.card) for d in recognize("sample_images/starter-below-the-row.jpg"))
@@ -77,14 +81,37 @@ class Recognizer:
     def recognize_photo(self, photo: Photo, expected: Expected | None = None) -> Detections:
         """Cards in a decoded photo, boxes in its original pixels. With ``expected`` (a show: the
         player said how many cards it holds) cards short of the line make up the number."""
-        img = self.balanced(photo.image)
-        main, main_probs, cards = self.main_look(img)
-        if self.second_looks_for(img, cards):
-            boxes, probs = self.look_again(img, main, main_probs)
+        img, scale = self.balanced(photo.image), photo.scale
+        main, main_probs, cards = self.main_look(img, scale)
+        if photo.finer is not None and self.read_finer(img, main, main_probs, cards, scale):
+            return self.recognize_photo(photo.finer(), expected)
+        if self.second_looks_for(img, cards, scale):
+            boxes, probs = self.look_again(img, main, main_probs, scale)
             cards = self.merge_by_card(boxes, probs, expected)
         elif expected is not None:
             cards = self.merge_by_card(main, main_probs, expected)
         return in_photo_pixels(cards, photo.scale)
+
+    def read_finer(self, img: np.ndarray, indices: Detections, probs: np.ndarray, cards: Detections,
+                   scale: float = 1.0) -> bool:
+        """Whether a photo decoded small (``img``, under ``fine_long_side``) is read again decoded finer,
+        given its main look (``indices``, their readings ``probs``, the ``cards``): where the indices
+        are too small, or the cards leave doubt and the second looks would zoom in (finer pixels help)."""
+        if max(img.shape[:2]) >= self.config.fine_long_side:
+            return False
+        if self.too_small(indices):
+            return True
+        if not self.in_doubt(cards):
+            return False
+        window = self.second_look_window(img, indices.xyxy[self.maybe_cards(probs)])
+        return self.zoom_window(img, window, scale) is not None
+
+    def too_small(self, indices: Detections) -> bool:
+        """Whether the indices are shorter than ``small_index_px`` (the median of those scored
+        ``second_look_confidence`` or more), or there are none."""
+        cfg = self.config
+        sure = indices.xyxy[indices.confidence >= cfg.second_look_confidence]
+        return not len(sure) or float(np.median(sure[:, 3] - sure[:, 1])) < cfg.small_index_px
 
     def balanced(self, img: np.ndarray) -> np.ndarray:
         """Preprocess: the photo white-balanced on its cards where it is dim or tinted."""
@@ -93,20 +120,22 @@ class Recognizer:
             return img
         return white_balanced(img, cfg.white_percentile, cfg.white_target, cfg.white_max_gain, cfg.white_min_change)
 
-    def main_look(self, img: np.ndarray) -> tuple[Detections, np.ndarray, Detections]:
-        """Detect, classify and merge once: the index boxes, their readings and the cards they make."""
-        main = self.detect_indices(img)
+    def main_look(self, img: np.ndarray, scale: float = 1.0) -> tuple[Detections, np.ndarray, Detections]:
+        """Detect, classify and merge once: the index boxes, their readings and the cards they make.
+        ``scale``: the photo's pixels per pixel of ``img`` (decoded smaller), as in :meth:`detector_size`."""
+        main = self.detect_indices(img, scale=scale)
         probs = self.classify(img, main)
         return main, probs, self.merge_by_card(main, probs)
 
-    def look_again(self, img: np.ndarray, main: Detections, main_probs: np.ndarray) -> tuple[Detections, np.ndarray]:
+    def look_again(self, img: np.ndarray, main: Detections, main_probs: np.ndarray,
+                   scale: float = 1.0) -> tuple[Detections, np.ndarray]:
         """The second looks: index boxes at other sizes grouped with the main ones, each index read
         once (the mean of its looks' readings). Main boxes keep their readings; only new boxes, and
         boxes on unsure main ones, are read."""
         cfg = self.config
-        maybe_card = main_probs[:, self.none_classes].max(axis=1, initial=0) < cfg.second_reading_below
+        maybe_card = self.maybe_cards(main_probs)
         sure = main_probs.max(axis=1) >= cfg.second_reading_below
-        boxes, groups = self.find_indices(img, main, main.xyxy[maybe_card])
+        boxes, groups = self.find_indices(img, main, main.xyxy[maybe_card], scale)
         groups = [g[:1] if g[0] < len(main) and sure[g[0]] else g for g in groups]
         new = np.array(sorted(i for g in groups for i in g if i >= len(main)), int)
         probs = np.zeros((len(boxes), main_probs.shape[1]), np.float32)
@@ -117,21 +146,27 @@ class Recognizer:
             probs = np.stack([probs[g].mean(axis=0) for g in groups])
         return boxes, probs
 
+    def maybe_cards(self, probs: np.ndarray) -> np.ndarray:
+        """Which indices' readings (N, classes) may be cards: not read as ``none`` surely."""
+        return probs[:, self.none_classes].max(axis=1, initial=0) < self.config.second_reading_below
+
     # -- detect -------------------------------------------------------------------------------------
-    def detector_size(self, img: np.ndarray) -> int:
-        """The long side the detector sees ``img`` at: 608 for a phone photo, else its training size."""
+    def detector_size(self, img: np.ndarray, scale: float = 1.0) -> int:
+        """The long side the detector sees ``img`` at: 608 for a phone photo, else its training size.
+        A phone photo is one that was at least twice that on its long side as taken: ``img`` times
+        ``scale``, the photo's pixels per pixel of ``img`` (a big JPEG is decoded at 1/2, 1/4 or 1/8)."""
         large = self.config.large_photo_detector_size
-        if large and max(img.shape[:2]) >= 2 * large:
+        if large and max(img.shape[:2]) * scale >= 2 * large:
             return max(large, self.det_size)
         return self.det_size
 
     def detect_indices(self, img: np.ndarray, size: int | None = None,
-                       window: tuple[int, int, int, int] | None = None) -> Detections:
+                       window: tuple[int, int, int, int] | None = None, scale: float = 1.0) -> Detections:
         """Corner-index boxes in ``img`` pixels, the detector seeing ``img`` at ``size`` (default
         :meth:`detector_size`); with ``window`` (x0, y0, x1, y1) only that part, at the same scale."""
         cfg = self.config
         stride = None if cfg.square_input else DETECTOR_STRIDE
-        canvas, r, (left, top) = letterbox(img, size or self.detector_size(img), stride)
+        canvas, r, (left, top) = letterbox(img, size or self.detector_size(img, scale), stride)
         if window is not None:
             # Cut on the stride grid, so the detector sees the very pixels of the whole look.
             step = stride or DETECTOR_STRIDE
@@ -165,14 +200,14 @@ class Recognizer:
         cfg = self.config
         return len(cards) < max(cfg.second_look_fewer_than, 1) or float(cards.confidence.min()) < cfg.second_look_below
 
-    def second_look_sizes(self, img: np.ndarray) -> list[int]:
+    def second_look_sizes(self, img: np.ndarray, scale: float = 1.0) -> list[int]:
         """The sizes the detector looks at ``img`` again at: the configured ones but its main size."""
-        main_size = self.detector_size(img)
+        main_size = self.detector_size(img, scale)
         return [s for s in self.config.second_look_sizes if s != main_size]
 
-    def second_looks_for(self, img: np.ndarray, cards: Detections) -> list[int]:
+    def second_looks_for(self, img: np.ndarray, cards: Detections, scale: float = 1.0) -> list[int]:
         """The second looks' sizes given the main look's ``cards``: none unless they leave doubt."""
-        sizes = self.second_look_sizes(img)
+        sizes = self.second_look_sizes(img, scale)
         return sizes if sizes and self.in_doubt(cards) else []
 
     def second_look_window(self, img: np.ndarray, xyxy: np.ndarray) -> tuple[int, int, int, int] | None:
@@ -188,24 +223,34 @@ class Recognizer:
         box = (max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1))))
         return None if box == (0, 0, w, h) else box
 
-    def find_indices(self, img: np.ndarray, main: Detections | None = None,
-                     around: np.ndarray | None = None) -> tuple[Detections, list[list[int]]]:
+    def find_indices(self, img: np.ndarray, main: Detections | None = None, around: np.ndarray | None = None,
+                     scale: float = 1.0) -> tuple[Detections, list[list[int]]]:
         """Index boxes of the main look (``main``, or taken now) and the second looks, which see the
         region round the boxes ``around`` (default ``main``'s), grouped by index (:func:`group_looks`)."""
         cfg = self.config
         if main is None:
-            main = self.detect_indices(img)
+            main = self.detect_indices(img, scale=scale)
         window = self.second_look_window(img, main.xyxy if around is None else around)
-        sizes = self.second_look_sizes(img)
+        sizes = self.second_look_sizes(img, scale)
         others = [self.detect_indices(img, s, window) for s in sizes]
-        if cfg.zoom_look_span and window is not None:  # cards small in the frame: their region alone, enlarged
-            x0, y0, x1, y1 = window
-            largest = max([*sizes, self.detector_size(img)]) / max(img.shape[:2])
-            w, h = x1 - x0, y1 - y0
-            if min(w, h) >= 8 and cfg.zoom_look_span / max(w, h) >= cfg.zoom_look_gain * largest:
-                zoomed = self.detect_indices(np.ascontiguousarray(img[y0:y1, x0:x1]), cfg.zoom_look_span)
-                others.append(zoomed.with_(xyxy=zoomed.xyxy + np.float32([x0, y0, x0, y0])))
+        zoom = self.zoom_window(img, window, scale)
+        if zoom is not None:  # cards small in the frame: their region alone, enlarged
+            x0, y0, x1, y1 = zoom
+            zoomed = self.detect_indices(np.ascontiguousarray(img[y0:y1, x0:x1]), cfg.zoom_look_span)
+            others.append(zoomed.with_(xyxy=zoomed.xyxy + np.float32([x0, y0, x0, y0])))
         return group_looks(main, Detections.merge(others), cfg.second_look_iou, cfg.second_look_confidence)
+
+    def zoom_window(self, img: np.ndarray, window: tuple[int, int, int, int] | None,
+                    scale: float = 1.0) -> tuple[int, int, int, int] | None:
+        """``window`` where the second looks also see it alone, scaled to ``zoom_look_span``: where that
+        enlarges it ``zoom_look_gain`` times over the largest whole-photo look; else ``None``."""
+        cfg = self.config
+        if not cfg.zoom_look_span or window is None:
+            return None
+        x0, y0, x1, y1 = window
+        largest = max([*self.second_look_sizes(img, scale), self.detector_size(img, scale)]) / max(img.shape[:2])
+        w, h = x1 - x0, y1 - y0
+        return window if min(w, h) >= 8 and cfg.zoom_look_span / max(w, h) >= cfg.zoom_look_gain * largest else None
 
     # -- classify -----------------------------------------------------------------------------------
     def classify(self, img: np.ndarray, indices: Detections) -> np.ndarray:
@@ -227,8 +272,14 @@ class Recognizer:
             return clf.read(batch).reshape(len(turns) * len(cuts), len(rows), -1)
 
         first, *others = self.classifiers
-        first_views = read(first, np.arange(n), range(len(margins)))
+        first_views = read(first, np.arange(n), range(1 if cfg.wider_crops_below is not None else len(margins)))
         probs = first_views.mean(axis=0)
+        if cfg.wider_crops_below is not None and len(margins) > 1:  # the wider crops only where the tightest leaves doubt
+            doubt = np.flatnonzero(probs.max(axis=1) < cfg.wider_crops_below)
+            first_views = np.concatenate([first_views, np.zeros((len(margins) - 1, n, probs.shape[1]), first_views.dtype)])
+            if len(doubt):
+                first_views[1:, doubt] = read(first, doubt, range(1, len(margins)))
+                probs[doubt] = first_views[:, doubt].mean(axis=0)
         unsure = np.flatnonzero(probs.max(axis=1) < cfg.second_opinion_below)
         if len(unsure) and (others or cfg.second_opinion_turns):
             mine, weight = probs[unsure], 1

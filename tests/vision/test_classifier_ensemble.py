@@ -39,7 +39,7 @@ def _each_and_all(tmp_path, config):
     the ensemble, the sample photo and its indices they read."""
     files = [f for f in CLASSIFIER_FILES if (MODELS_DIR / f).exists()]
     together = Recognizer(MODELS_DIR, config)
-    plain = RecognizerConfig(second_opinion_turns=False)
+    plain = RecognizerConfig(second_opinion_turns=False, wider_crops_below=config.wider_crops_below)
     alone = [Recognizer(_models_dir(tmp_path, f"alone{i}", {CLASSIFIER_FILES[0]: f}), plain)
              for i, f in enumerate(files)]
     assert len(together.classifiers) == len(files) >= 2 and all(len(r.classifiers) == 1 for r in alone)
@@ -50,14 +50,16 @@ def _each_and_all(tmp_path, config):
 
 
 def test_asked_always_the_classifiers_are_averaged(tmp_path):
-    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=1.1, second_opinion_turns=False))
+    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=1.1, second_opinion_turns=False,
+                                                                wider_crops_below=None))
     np.testing.assert_allclose(p_all, np.mean(each, axis=0), atol=1e-5)
     # They are different models: averaging them is not a no-op.
     assert np.abs(each[0] - each[1]).max() > 1e-3
 
 
 def test_the_others_are_asked_only_where_the_first_is_unsure(tmp_path):
-    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=0.97, second_opinion_turns=False))
+    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=0.97, second_opinion_turns=False,
+                                                                wider_crops_below=None))
     unsure = each[0].max(axis=1) < 0.97
     assert unsure.any() and not unsure.all(), "the sample should hold both kinds of index"
     np.testing.assert_allclose(p_all[~unsure], each[0][~unsure], atol=1e-5)
@@ -74,7 +76,7 @@ def _first_reads(recognizer: Recognizer, image: np.ndarray, indices: Detections,
 
 
 def test_an_unsure_index_is_also_read_turned_and_that_counts_as_much_as_the_others(tmp_path):
-    config = RecognizerConfig(second_opinion_below=1.1)
+    config = RecognizerConfig(second_opinion_below=1.1, wider_crops_below=None)
     p_all, each, together, image, indices = _each_and_all(tmp_path, config)
     tight, wide = config.crop_margins
     reads = [_first_reads(together, image, indices, tight), _first_reads(together, image, indices, wide),
@@ -84,6 +86,18 @@ def test_an_unsure_index_is_also_read_turned_and_that_counts_as_much_as_the_othe
     np.testing.assert_allclose(p_all, (len(others) * turned + sum(others)) / (2 * len(others)), atol=1e-5)
     # Turning is not a no-op: the network reads a turned crop differently.
     assert np.abs(turned - each[0]).max() > 1e-3
+
+
+def test_a_sure_index_is_read_from_its_tightest_crop_and_the_others_from_every_margin():
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(wider_crops_below=0.99, second_opinion_below=0.0))
+    image = cv2.imread(str(sorted(SAMPLE.glob("*.jpg"))[0]))
+    indices = recognizer.detect_indices(image)
+    tight, wide = (_first_reads(recognizer, image, indices, m) for m in recognizer.config.crop_margins)
+    sure = tight.max(axis=1) >= 0.99
+    assert sure.any() and not sure.all(), "the sample should hold both kinds of index"
+    probs = recognizer.classify(image, indices)
+    np.testing.assert_allclose(probs[sure], tight[sure], atol=1e-5)
+    np.testing.assert_allclose(probs[~sure], (tight[~sure] + wide[~sure]) / 2, atol=1e-5)
 
 
 def test_readings_that_disagree_make_an_unsure_geometric_mean():

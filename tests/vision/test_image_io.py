@@ -50,6 +50,19 @@ def test_big_jpeg_decodes_at_reduced_scale():
     assert photo.original_size == (4000, 3000)
 
 
+def test_a_12_mp_jpeg_decodes_at_a_quarter_and_finer_on_request():
+    photo = decode_photo(jpeg(4000, 3000, 60))
+    assert photo.scale == 4.0 and photo.image.shape[:2] == (750, 1000)
+    half = photo.finer()
+    assert half.scale == 2.0 and half.image.shape[:2] == (1500, 2000) and half.original_size == (4000, 3000)
+    full = half.finer()
+    assert full.scale == 1.0 and full.image.shape[:2] == (3000, 4000) and full.finer is None
+
+
+def test_a_photo_decoded_whole_has_nothing_finer():
+    assert decode_photo(jpeg(800, 600)).finer is None
+
+
 @pytest.mark.parametrize("data,reason", [
     (b"", "empty"),
     (b"hello, this is text", "not an image"),

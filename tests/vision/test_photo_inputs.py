@@ -50,9 +50,10 @@ def test_other_number_types_are_read_as_8_bit(as_type):
 def test_a_big_array_is_shrunk_as_a_big_jpeg_is_decoded():
     img = cv2.resize(table(), (4000, 3000), interpolation=cv2.INTER_NEAREST)
     from_array, from_file = photo_from_array(img), decode_photo(jpeg(img))
-    assert from_array.scale == from_file.scale == 2.0
-    assert from_array.image.shape == from_file.image.shape == (1500, 2000, 3)
+    assert from_array.scale == from_file.scale == 4.0
+    assert from_array.image.shape == from_file.image.shape == (750, 1000, 3)
     assert from_array.original_size == from_file.original_size == (4000, 3000)
+    assert from_array.finer().image.shape == from_file.finer().image.shape == (1500, 2000, 3)
 
 
 def test_a_pillow_image_is_turned_from_rgb_and_set_upright():

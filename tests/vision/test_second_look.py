@@ -77,6 +77,11 @@ def test_no_boxes_no_indices():
     assert groups == [] and len(read) == 0
 
 
+WHOLE = {"min_long_side": 1600}
+"""The sample photos (2844-3159 px) decoded whole, as the forced second looks here expect: decoded at
+half they would be read again whole first (``fine_long_side``; tests/vision/test_decode_scale.py)."""
+
+
 @pytest.fixture(scope="module")
 def photo() -> np.ndarray:
     image = cv2.imread("sample_images/row-on-a-wood-table.jpg")
@@ -136,9 +141,9 @@ def _looks_taken(recognizer: Recognizer, path: str) -> tuple[list[str], list[int
     sizes: list[int] = []
     detect = recognizer.detect_indices
 
-    def counting(img: np.ndarray, size: int | None = None, window=None) -> Detections:
-        sizes.append(size or recognizer.detector_size(img))
-        return detect(img, size, window)
+    def counting(img: np.ndarray, size: int | None = None, window=None, scale: float = 1.0) -> Detections:
+        sizes.append(size or recognizer.detector_size(img, scale))
+        return detect(img, size, window, scale)
 
     recognizer.detect_indices = counting
     cards = [str(c) for c in recognizer.recognize(path).card_list]
@@ -154,14 +159,15 @@ def test_a_photo_whose_cards_all_read_surely_gets_one_look():
 
 
 def test_a_photo_with_a_doubtful_card_gets_the_second_looks_and_reads_as_looking_always():
-    # This sample's five cards read at 0.999 or more: a line at 1 puts it in doubt.
-    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=1.0))
+    # This sample's five cards read at 0.999 or more: a line just over 1 puts it in doubt.
+    line = float(np.nextafter(np.float32(1), np.float32(2)))
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=line, **WHOLE))
     cards, sizes = _looks_taken(recognizer, "sample_images/starter-on-the-deck.jpg")
     assert sizes == [608, 736]  # a phone photo: main look at 608, then again at 736 only
-    always = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0))
+    always = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, **WHOLE))
     expected = always.recognize("sample_images/starter-on-the-deck.jpg")
     assert cards == [str(c) for c in expected.card_list]
-    got = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=1.0)).recognize("sample_images/starter-on-the-deck.jpg")
+    got = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=line, **WHOLE)).recognize("sample_images/starter-on-the-deck.jpg")
     assert np.allclose(got.confidence, expected.confidence) and np.allclose(got.xyxy, expected.xyxy)
 
 
@@ -215,8 +221,9 @@ def _rows_read(recognizer: Recognizer, path: str) -> list[int]:
 
 def test_a_second_look_reads_only_the_boxes_on_unsure_indices_and_the_new_ones():
     path = "sample_images/starter-on-the-deck.jpg"
-    every = _rows_read(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=2.0)), path)
-    only_new = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=0.0))
+    every = _rows_read(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=2.0,
+                                                               **WHOLE)), path)
+    only_new = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=0.0, **WHOLE))
     img = cv2.imread(path)
     read, groups = only_new.find_indices(img)
     main = only_new.detect_indices(img)
@@ -230,9 +237,9 @@ def _windows_seen(recognizer: Recognizer, path: str) -> dict[int, tuple[int, int
     seen: dict[int, tuple[int, int, int, int] | None] = {}
     detect = recognizer.detect_indices
 
-    def recording(img: np.ndarray, size: int | None = None, window=None) -> Detections:
-        seen[size or recognizer.detector_size(img)] = window
-        return detect(img, size, window)
+    def recording(img: np.ndarray, size: int | None = None, window=None, scale: float = 1.0) -> Detections:
+        seen[size or recognizer.detector_size(img, scale)] = window
+        return detect(img, size, window, scale)
 
     recognizer.detect_indices = recording
     recognizer.recognize(path)
@@ -256,18 +263,18 @@ def test_a_photo_taken_from_afar_reads_its_cards_with_a_zoomed_look():
 
 
 def test_the_zoomed_look_is_taken_only_where_it_enlarges_the_cards(photo):
-    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0))
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, **WHOLE))
     sizes = []
     detect = recognizer.detect_indices
 
-    def spy(img, size=None, window=None):
+    def spy(img, size=None, window=None, scale=1.0):
         sizes.append((img.shape[:2], size))
-        return detect(img, size, window)
+        return detect(img, size, window, scale)
     recognizer.detect_indices = spy
     recognizer.recognize(photo)  # the cards fill the frame: no zoomed look
     assert all(shape == photo.shape[:2] for shape, _ in sizes)
     sizes.clear()
     far = cv2.imdecode(np.frombuffer(_from_afar("sample_images/row-on-a-wood-table.jpg"), np.uint8), cv2.IMREAD_COLOR)
-    recognizer.recognize(far)  # read at half size, 2000 x 1500, as its JPEG would decode
+    recognizer.recognize(far)  # read at half size, 2000 x 1500, as its JPEG decodes with WHOLE
     zoomed = [(shape, size) for shape, size in sizes if shape != (1500, 2000)]
     assert len(zoomed) == 1 and zoomed[0][1] == 608 and max(zoomed[0][0]) < 1000  # the cards' region only
