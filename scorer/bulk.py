@@ -73,7 +73,7 @@ def score_totals(hands: np.ndarray, starters: np.ndarray, *, crib: bool = False)
         raise InvalidHandError(f"deal {row} has a card twice")
     # Card indices are rank-major, so sorted cards give sorted ranks: the multiset's number.
     ranks = ordered >> 2
-    rank_points, digit_values = _rank_table_arrays()
+    rank_points, digit_values = rank_table_arrays()
     multiset = digit_values[0][ranks[:, 0]]
     for k in range(1, 5):
         multiset += digit_values[k][ranks[:, k]]
@@ -93,7 +93,7 @@ def score_totals(hands: np.ndarray, starters: np.ndarray, *, crib: bool = False)
 
 
 @functools.cache
-def _rank_table_arrays():
+def rank_table_arrays():
     """Rank points by multiset number, and the digit tables that number a sorted rank 5-tuple.
 
     Sorted 0-based ranks r0 <= ... <= r4 become strictly increasing x_k = r_k + k; the
@@ -111,5 +111,5 @@ def _rank_table_arrays():
 def clear_caches() -> None:
     """Forget the per-multiset rank points (the benchmark times building them too)."""
     _rank_points_by_multiset.cache_clear()
-    _rank_table_arrays.cache_clear()
+    rank_table_arrays.cache_clear()
 

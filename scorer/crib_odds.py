@@ -36,7 +36,7 @@ import itertools
 
 import numpy as np
 
-from scorer.bulk import _rank_table_arrays
+from scorer.bulk import rank_table_arrays
 from scorer.cards import JACK
 from scorer.opponent import OpponentModel
 from scorer.show import flush_points
@@ -109,7 +109,7 @@ def _rank_points(throw_size: int, added_size: int) -> np.ndarray:
     ranks[..., throw_size:4] = added[None, :, None, :]
     ranks[..., 4] = np.arange(13)
     ranks.sort(axis=-1)
-    points, digits = _rank_table_arrays()
+    points, digits = rank_table_arrays()
     digits = digits.astype(np.int64)
     number = sum(digits[k][ranks[..., k]] for k in range(5))
     # Five of one rank cannot be dealt; its row gets 0 and always a weight of 0 below.

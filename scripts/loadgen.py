@@ -102,13 +102,19 @@ def serve(models: Path, workers: int = 1, env: dict[str, str] | None = None, rea
         yield server
     finally:
         server._stop.set()
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGINT)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+        stop_group(process)
+
+
+def stop_group(process: subprocess.Popen) -> None:
+    """Stop a server started in a process group of its own (its supervisor, server processes and photo
+    workers): Ctrl-C to the group, then a kill after 30 s."""
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGINT)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
 
 
 @dataclass

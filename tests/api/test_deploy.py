@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import signal
 import subprocess
 import sys
 import time
@@ -20,6 +19,9 @@ import httpx
 import psutil
 import pytest
 from support import ROOT, free_port, load_samples, real_models_reason
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from loadgen import stop_group  # noqa: E402
 
 DEPLOY = ROOT / "docs" / "deploy.md"
 
@@ -70,9 +72,4 @@ def test_the_deploy_command_serves_photos_from_two_processes():
         assert len(servers) == 2  # uvicorn's two server processes, each with its photo workers below
         assert all(s.children() for s in servers)
     finally:
-        os.killpg(server.pid, signal.SIGINT)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait(timeout=10)
+        stop_group(server)
