@@ -74,8 +74,8 @@ class Photo:
     original_size: tuple[int, int]
     """(width, height) of the upright original image."""
     finer: Callable[[], Photo] | None = field(default=None, repr=False, compare=False)
-    """Decodes the same photo at twice this size (``None``: at full size already): the recognizer
-    asks for it when the cards' indices came out too small to read at this one."""
+    """Decodes the same photo at twice this size (``None``: at full size already): the recognizer asks
+    for it where the indices come out too small here, or its doubt is over a small part of the frame."""
 
 
 def _apply_orientation(img: np.ndarray, orientation: int) -> np.ndarray:
