@@ -36,3 +36,14 @@ def test_a_photo_read_surely_is_one_look_and_looking_always_is_two():
     data = open("sample_images/row-with-starter-below.jpg", "rb").read()  # five cards, each at 0.999+
     assert looks_taken(Recognizer(MODELS_DIR), data) == 1
     assert looks_taken(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0)), data) == 2
+
+
+def test_a_photo_read_again_decoded_finer_counts_that_look():
+    from pathlib import Path
+
+    from training.afar import afar_jpeg
+    from vision.bench import looks_taken
+    from vision.recognizer import MODELS_DIR, Recognizer
+
+    far = afar_jpeg(Path("sample_images/row-on-a-wood-table.jpg"), 0.27)  # indices too small at a quarter
+    assert looks_taken(Recognizer(MODELS_DIR), far) >= 2
