@@ -109,9 +109,8 @@ class Recognizer:
     def too_small(self, indices: Detections) -> bool:
         """Whether the indices are shorter than ``small_index_px`` (the median of those scored
         ``second_look_confidence`` or more), or there are none."""
-        cfg = self.config
-        sure = indices.xyxy[indices.confidence >= cfg.second_look_confidence]
-        return not len(sure) or float(np.median(sure[:, 3] - sure[:, 1])) < cfg.small_index_px
+        sure = indices.xyxy[indices.confidence >= self.config.second_look_confidence]
+        return not len(sure) or float(np.median(sure[:, 3] - sure[:, 1])) < self.config.small_index_px
 
     def balanced(self, img: np.ndarray) -> np.ndarray:
         """Preprocess: the photo white-balanced on its cards where it is dim or tinted."""
@@ -275,7 +274,8 @@ class Recognizer:
         first_views = read(first, np.arange(n), range(1 if cfg.wider_crops_below is not None else len(margins)))
         probs = first_views.mean(axis=0)
         if cfg.wider_crops_below is not None and len(margins) > 1:  # the wider crops only where the tightest leaves doubt
-            doubt = np.flatnonzero(probs.max(axis=1) < cfg.wider_crops_below)
+            # Every index asked for second opinions has every margin read (their geometric mean needs them).
+            doubt = np.flatnonzero(probs.max(axis=1) < max(cfg.wider_crops_below, cfg.second_opinion_below))
             first_views = np.concatenate([first_views, np.zeros((len(margins) - 1, n, probs.shape[1]), first_views.dtype)])
             if len(doubt):
                 first_views[1:, doubt] = read(first, doubt, range(1, len(margins)))

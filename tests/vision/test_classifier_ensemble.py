@@ -100,6 +100,14 @@ def test_a_sure_index_is_read_from_its_tightest_crop_and_the_others_from_every_m
     np.testing.assert_allclose(probs[~sure], (tight[~sure] + wide[~sure]) / 2, atol=1e-5)
 
 
+def test_an_index_asked_for_second_opinions_is_read_at_every_margin_whatever_the_wider_crop_line():
+    image = cv2.imread(str(sorted(SAMPLE.glob("*.jpg"))[0]))
+    every = Recognizer(MODELS_DIR, RecognizerConfig(second_opinion_below=1.1, wider_crops_below=None))
+    indices = every.detect_indices(image)
+    low_line = Recognizer(MODELS_DIR, RecognizerConfig(second_opinion_below=1.1, wider_crops_below=0.5))
+    np.testing.assert_allclose(low_line.classify(image, indices), every.classify(image, indices), atol=1e-6)
+
+
 def test_readings_that_disagree_make_an_unsure_geometric_mean():
     sure_a, sure_b = np.array([[0.9, 0.1, 0.0]]), np.array([[0.1, 0.9, 0.0]])
     mean = geometric_mean(np.array([sure_a, sure_b]))
