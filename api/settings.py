@@ -37,7 +37,7 @@ class Settings(BaseModel):
                                       "handed to create_app runs in the server process unless this is set.")
     # 2: at ~2 photos/s on 2 cores, a photo admitted last waits ~2 s at most (issue 70: p99 <= 2 s).
     photo_queue: int = Field(2, ge=0, description="Photos that may wait for a worker beyond those being "
-                             "read (env CRIBCOUNT_PHOTO_QUEUE); past that /api/count answers 503.")
+                             "read (env CRIBCOUNT_PHOTO_QUEUE); past that a photo route answers 503.")
     photo_timeout_s: float = Field(8.0, gt=0, description="Wall time one photo may take to decode and read "
                                    "in a worker before the worker is killed and the photo refused (422).")
     photo_memory_mb: int = Field(600, ge=64, description="Memory a worker may take beyond its loaded "
