@@ -3,8 +3,8 @@
 The header is read first (:mod:`vision.formats`: the format sniffed from the bytes, the size and
 EXIF orientation from Pillow's lazy open), so a file over the pixel limit is refused before any
 pixel is decoded. Phones store pixels sideways and say so in EXIF tag 0x0112: OpenCV decodes with
-its own rotation off and the tag Pillow read is applied, so every decoder path agrees. Big JPEGs decode at 1/2, 1/4 or 1/8 scale (libjpeg's DCT scaling,
-several times faster than a full decode) when the smaller image still has
+its own rotation off and the tag Pillow read is applied, so every decoder path agrees. Big JPEGs
+decode at 1/2, 1/4 or 1/8 scale (libjpeg's DCT scaling, several times faster) where that leaves
 enough pixels for the corner indices.
 """
 
@@ -89,12 +89,10 @@ def _apply_orientation(img: np.ndarray, orientation: int) -> np.ndarray:
 
 
 def _decode_heif(data: bytes, min_long_side: int, limits: Limits) -> Photo:
-    """A HEIC/HEIF or AVIF still, decoded by Pillow (AVIF) and pillow-heif (HEIC). Why: an iPhone
-    saves its photos as HEIC, and a photo shared straight from its library arrives so; OpenCV's
-    wheels decode neither. The pixels go through :func:`photo_from_array`, as a Pillow image handed
-    over in memory does: size refused before decoding, upright (pillow-heif applies the container's
-    rotation itself and clears the EXIF tag; an AVIF's tag is applied there), greyscale refused, a
-    big photo shrunk by the power of two a JPEG decode would use. :func:`decode_photo` has read its
+    """A HEIC/HEIF or AVIF still (an iPhone's photo), decoded by Pillow (AVIF) and pillow-heif (HEIC):
+    OpenCV's wheels decode neither. The pixels go through :func:`photo_from_array`, as a Pillow image
+    handed over does: upright (pillow-heif applies the container's rotation and clears the EXIF tag),
+    greyscale refused, a big photo shrunk as a JPEG decode would. :func:`decode_photo` has read its
     header already (:func:`vision.formats.read_header`: the decoder is there, the size within limits)."""
     import io
 
@@ -246,19 +244,12 @@ def read_photo(path: str | Path, *, min_long_side: int = DECODE_LONG_SIDE, limit
 
 
 def photo_from_array(image: object, *, min_long_side: int = DECODE_LONG_SIDE, limits: Limits = LOCAL) -> Photo:
-    """A photo handed over in memory, as :func:`decode_photo` would have decoded its file.
-
-    Takes a NumPy array in OpenCV's order (BGR, or BGRA with the alpha dropped) of 8-bit values,
-    16-bit values, or floats in 0..1 or 0..255, and a Pillow image (RGB or any colour mode Pillow
-    converts, EXIF orientation applied), read by duck typing (Pillow itself is imported only to
-    decode HEIC and AVIF, :func:`_decode_heif`). Why:
-    ``vision.recognize`` is called from other people's code, where an image is as often a Pillow
-    image or a BGRA array as a path, and those used to fail deep inside the models. A greyscale
-    image is refused, as a greyscale file is (:func:`decode_photo`).
-    A big array is shrunk by the same power of two a JPEG decode would use (area averaging, as
-    libjpeg's DCT scaling does), so a photo reads the same whichever way it comes in.
-
-    Raises :class:`ImageError` for anything that is not such an image.
+    """A photo handed over in memory (``vision.recognize`` called from other people's code), as
+    :func:`decode_photo` would have decoded its file: a NumPy array in OpenCV's order (BGR, or BGRA
+    with the alpha dropped) of 8-bit or 16-bit values or floats in 0..1 or 0..255, or a Pillow image
+    (any mode Pillow converts, EXIF orientation applied; duck-typed). A greyscale image is refused,
+    and a big one shrunk by the power of two a JPEG decode would use (area averaging, as libjpeg's
+    DCT scaling), so a photo reads the same whichever way it comes in. Raises :class:`ImageError`.
     """
     if hasattr(image, "convert") and hasattr(image, "mode") and hasattr(image, "getexif"):
         _check_pixels(*image.size, limits)
@@ -324,17 +315,12 @@ def to_long_side(img: np.ndarray, size: int) -> np.ndarray:
 
 def white_balanced(img: np.ndarray, percentile: float = 99.0, target: float = 235.0,
                    max_gain: float = 3.0, min_change: float = 0.25) -> np.ndarray:
-    """``img`` with each channel scaled so that its ``percentile`` lands on ``target``: the cards
-    are the white of a photo of cards, so a dim or yellow-lit photo is brought to the light the
-    models trained in (white patch balance, the cards as the patch).
-
-    Only a photo clearly off is balanced: dim (every channel's gain at least ``1 + min_change``) or
-    tinted (the largest gain that much over the smallest); any other is returned as it is. The
-    renders the models trained on hold moderate light and casts of their own, and balancing those
-    cost as many photos as it fixed, or put a sure photo in doubt (a second look, 40 ms). The gains
-    lie between 1/1.25 and ``max_gain``, so a photo of dark wood with a few small cards is not pushed
-    to glare. Why: real photos of one deck made dim (×0.4) or lit warm lost 7 and 2 points of cards
-    as decoded, about none balanced (docs/experiments, "Dim and warm light").
+    """``img`` with each channel scaled so that its ``percentile`` lands on ``target``: the cards are
+    the white of a photo of cards (white patch balance), so a dim or yellow-lit photo is brought to the
+    light the models trained in. Only a photo clearly off is balanced, dim (every gain ≥ ``1 +
+    min_change``) or tinted (the largest gain that much over the smallest): balancing the moderate
+    casts of the training renders cost as many photos as it fixed. Gains lie in 1/1.25..``max_gain``,
+    so dark wood with a few small cards is not pushed to glare (docs/experiments, "Dim and warm light").
     """
     gains = np.clip(target / np.maximum(channel_percentiles(img, percentile), 1.0), 1 / 1.25, max_gain)
     if gains.min() < 1 + min_change and gains.max() < (1 + min_change) * gains.min():

@@ -72,8 +72,10 @@ def letterbox(img: np.ndarray, size: int, stride: int | None = None) -> tuple[np
 
 
 def to_tensor(bgr: np.ndarray) -> np.ndarray:
-    """A BGR uint8 image as the models' (1, 3, H, W) RGB float input in 0..1."""
-    return np.ascontiguousarray(bgr[..., ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
+    """A BGR uint8 image (H, W, 3), or a stack of them (N, H, W, 3), as the models' (N, 3, H, W) RGB
+    float input in 0..1 (a stack in one pass: a crop at a time cost more than its model run)."""
+    rgb_first = (bgr[None] if bgr.ndim == 3 else bgr)[..., ::-1].transpose(0, 3, 1, 2)
+    return np.divide(np.ascontiguousarray(rgb_first), 255.0, dtype=np.float32)
 
 
 def square_crop_box(xyxy: np.ndarray, margin: float) -> np.ndarray:
@@ -95,4 +97,5 @@ def cut_square(img: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
 
 def crop_batch(img: np.ndarray, xyxy: np.ndarray, margin: float, size: int) -> np.ndarray:
     """(N, 3, size, size): each index box grown by ``margin`` and squared, cut at ``size``."""
-    return np.concatenate([to_tensor(cut_square(img, square_crop_box(b, margin), size)) for b in xyxy])
+    crops = [cut_square(img, square_crop_box(b, margin), size) for b in xyxy]
+    return to_tensor(np.array(crops, np.uint8).reshape(-1, size, size, 3))

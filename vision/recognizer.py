@@ -35,8 +35,8 @@ from scorer.cards import Card
 from vision.config import CLASSIFIER_FILES, MODELS_DIR, RecognizerConfig
 from vision.detections import Detections, Expected
 from vision.image_io import LOCAL, Photo, decode_photo, photo_from_array, read_photo, white_balanced
-from vision.inference import (DETECTOR_STRIDE, Classifier, ModelMissingError, crop_batch, letterbox, session,
-                              sidecar, to_tensor)
+from vision.inference import (DETECTOR_STRIDE, Classifier, ModelMissingError, cut_square, letterbox, session,
+                              sidecar, square_crop_box, to_tensor)
 from vision.merge import geometric_mean, group_looks, merge_indices
 
 __all__ = ["MODELS_DIR", "ModelMissingError", "Recognizer", "RecognizerConfig", "default_recognizer", "recognize"]
@@ -260,14 +260,16 @@ class Recognizer:
             return np.zeros((0, len(self.class_cards)), np.float32)
         cfg = self.config
         margins = cfg.crop_margins
-        batches: dict[int, np.ndarray] = {}
+        crops: dict[tuple[int, int, int], np.ndarray] = {}  # (input size, margin, index) -> its crop
 
         def read(clf: Classifier, rows: np.ndarray, cuts: range, turns: tuple[int, ...] = (0,)) -> np.ndarray:
             """(turns x cuts, rows, classes): ``clf``'s readings of the crops at margins ``cuts``, turned."""
-            if clf.size not in batches:  # crops in (margin, index) order, cut once per input size
-                batches[clf.size] = np.concatenate([crop_batch(img, indices.xyxy, m, clf.size) for m in margins])
-            picked = batches[clf.size][(np.array(cuts)[:, None] * n + rows[None, :]).ravel()]
-            batch = np.concatenate([np.rot90(picked, k, axes=(2, 3)) for k in turns])
+            keys = [(clf.size, m, i) for m in cuts for i in rows.tolist()]
+            for key in keys:
+                if key not in crops:  # each crop cut once, when first read
+                    crops[key] = cut_square(img, square_crop_box(indices.xyxy[key[2]], margins[key[1]]), key[0])
+            picked = np.array([crops[k] for k in keys])
+            batch = to_tensor(np.concatenate([np.rot90(picked, k, axes=(1, 2)) for k in turns]))
             return clf.read(batch).reshape(len(turns) * len(cuts), len(rows), -1)
 
         first, *others = self.classifiers
