@@ -152,3 +152,15 @@ def test_screening_refuses_what_is_plainly_no_photo_without_pillow(monkeypatch):
     for name in ("jpeg-40000-scans", "jpeg-4.7M-segments", "png-1M-chunks"):
         with pytest.raises(ImageError, match=HOSTILE[name][2]):
             screen_photo(HOSTILE[name][0]())
+
+
+def test_a_jpeg_may_have_256_scans_and_no_more():
+    from bombs import jpeg_with_scans, small_jpeg
+
+    from vision.formats import MAX_JPEG_SCANS, FormatError, check_structure
+
+    progressive = small_jpeg(64, 64, progressive=True)
+    extra = MAX_JPEG_SCANS - progressive.count(b"\xff\xda")
+    check_structure(jpeg_with_scans(extra), "JPEG")
+    with pytest.raises(FormatError, match="over 256 scans"):
+        check_structure(jpeg_with_scans(extra + 1), "JPEG")

@@ -115,3 +115,17 @@ def test_a_second_box_on_one_index_is_dropped_when_it_overlaps_the_first_more_th
     found = recognizer.detect_indices(np.zeros((480, 480, 3), np.uint8))
     assert len(found) == boxes
     assert found.confidence.max() == pytest.approx(0.9)
+
+
+def test_crops_become_one_tensor_as_each_would_alone():
+    from vision.inference import crop_batch, cut_square, square_crop_box, to_tensor
+
+    img = np.random.default_rng(0).integers(0, 256, (300, 400, 3), np.uint8)
+    boxes = np.float32([[10, 20, 40, 60], [200, 100, 230, 150], [380, 280, 399, 299]])
+    batch = crop_batch(img, boxes, 0.1, 96)
+    alone = [to_tensor(cut_square(img, square_crop_box(b, 0.1), 96)) for b in boxes]
+    assert batch.shape == (3, 3, 96, 96) and batch.dtype == np.float32
+    assert np.array_equal(batch, np.concatenate(alone))
+    tensor = to_tensor(img)  # the models read RGB in 0..1
+    assert np.allclose(tensor[0, 0] * 255, img[..., 2]) and np.allclose(tensor[0, 2] * 255, img[..., 0])
+    assert crop_batch(img, np.zeros((0, 4), np.float32), 0.1, 96).shape == (0, 3, 96, 96)
