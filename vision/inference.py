@@ -73,7 +73,7 @@ def letterbox(img: np.ndarray, size: int, stride: int | None = None) -> tuple[np
 
 def to_tensor(bgr: np.ndarray) -> np.ndarray:
     """A BGR uint8 image (H, W, 3), or a stack of them (N, H, W, 3), as the models' (N, 3, H, W) RGB
-    float input in 0..1 (a stack in one pass: a crop at a time cost more than its model run)."""
+    float input in 0..1 (a stack in one pass, not one crop at a time)."""
     rgb_first = (bgr[None] if bgr.ndim == 3 else bgr)[..., ::-1].transpose(0, 3, 1, 2)
     return np.divide(np.ascontiguousarray(rgb_first), 255.0, dtype=np.float32)
 
