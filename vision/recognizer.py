@@ -265,9 +265,9 @@ class Recognizer:
         def read(clf: Classifier, rows: np.ndarray, cuts: range, turns: tuple[int, ...] = (0,)) -> np.ndarray:
             """(turns x cuts, rows, classes): ``clf``'s readings of the crops at margins ``cuts``, turned."""
             keys = [(clf.size, m, i) for m in cuts for i in rows.tolist()]
-            for key in keys:
-                if key not in crops:  # each crop cut once, when first read
-                    crops[key] = cut_square(img, square_crop_box(indices.xyxy[key[2]], margins[key[1]]), key[0])
+            for size, m, i in keys:
+                if (size, m, i) not in crops:  # each crop cut once, when first read
+                    crops[size, m, i] = cut_square(img, square_crop_box(indices.xyxy[i], margins[m]), size)
             picked = np.array([crops[k] for k in keys])
             batch = to_tensor(np.concatenate([np.rot90(picked, k, axes=(1, 2)) for k in turns]))
             return clf.read(batch).reshape(len(turns) * len(cuts), len(rows), -1)
