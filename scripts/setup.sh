@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The developer set-up, one command: a project venv in .venv with the runtime + dev + synth extras,
+# The developer set-up, one command: a project venv in .venv with the runtime and the dev extra,
 # the npm card art, and Debian packages that need root to install: the card art and fonts the lab
 # renders its synthetic scenes from, and Chromium for the page tests. (The runtime alone needs no
 # root: `pip install -e .` counts photos and serves the page.)
@@ -30,7 +30,7 @@ fi
 
 python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip
-extras="dev,synth"
+extras="dev"
 [[ "${1:-}" == "--train" ]] && extras="$extras,train"
 .venv/bin/pip install -q -e ".[${extras}]"
 
