@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(gnome-cards-data kdegames-card-data-kf5 fonts-dejavu-core fonts-liberation
               fonts-freefont-ttf librsvg2-bin chromium chromium-driver
+              # the reverse proxy docs/deploy.md recommends, started in front of the service by a test
+              nginx-light
               # training/synth: table textures (GIMP patterns) and index fonts for procedural decks
               gimp-data fonts-urw-base35 fonts-texgyre fonts-oldstandard fonts-bebas-neue
               fonts-league-spartan fonts-crosextra-caladea fonts-linuxlibertine fonts-open-sans
