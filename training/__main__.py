@@ -14,9 +14,6 @@ COMMANDS = {
     "synth": ("training.synth.cli", "render labelled synthetic photos of cribbage hands"),
     "eval": ("training.eval_cli", "measure the recognizer: settings, other models, photos made over"),
     "sweep": ("training.sweep", "recognizer settings side by side, paired by photo"),
-    "miss-reasons": ("training.miss_reasons", "which stage lost each missed card of a rendered set"),
-    "oracle-boxes": ("training.oracle_boxes", "what a perfect detector would read"),
-    "suit-split": ("training.suit_split", "readings of one design's indices split by suit"),
     "train-classifier": ("training.train_classifier", "fit a classifier (Ultralytics, torch)"),
     "train-detector": ("training.train_detector", "fit the index detector (Ultralytics, torch)"),
     "cls-data": ("training.cls_data", "classifier crop sets from renders and photos"),
@@ -30,7 +27,6 @@ COMMANDS = {
     "chunky-clubs": ("training.chunky_clubs", "the chunky-club designs' crops cleaned and weighted"),
     "soup": ("training.soup", "average fine-tunes' weights into one model"),
     "half-weights": ("training.half_weights", "store a model's weights as 16-bit floats"),
-    "ensemble": ("training.ensemble", "two classifiers' readings averaged into one model"),
     "onnx-init": ("training.onnx_init", "a trainable checkpoint rebuilt from a shipped .onnx"),
     "fast-dfl": ("training.fast_dfl", "an exported detector's box decoding rewritten to run faster"),
 }

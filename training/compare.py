@@ -4,16 +4,14 @@ sets read from their labels, and photos read as the count reads a show.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from api.evaluate import EvalReport, LabelledPhoto, PhotoResult, _per_photo, _ratio_interval
 from vision.detections import Detections, Expected
-from api.evaluate import EvalReport, LabelledPhoto, PhotoResult, _per_photo, _ratio_interval, load_labelled
-from vision.recognizer import Recognizer
 from vision.starter import SHOW_CARDS, surest
 
 
@@ -62,9 +60,9 @@ def compare(new: EvalReport, old: EvalReport, against: str, draws: int = 2000, s
     if not new.results:
         raise ValueError("no photos to compare on")
 
-    (c_new, cards, h_new), (c_old, _, h_old) = _per_photo(new), _per_photo(old)
-    card_ci = _ratio_interval(c_new - c_old, cards, draws, seed)
-    hand_ci = _ratio_interval(h_new - h_old, np.ones_like(h_new), draws, seed)
+    (c_new, cards, h_new), (c_old, _, h_old) = per_photo_counts(new), per_photo_counts(old)
+    card_ci = ratio_interval(c_new - c_old, cards, draws, seed)
+    hand_ci = ratio_interval(h_new - h_old, np.ones_like(h_new), draws, seed)
     return Comparison(against, new.card_accuracy - old.card_accuracy, card_ci,
                       new.hand_accuracy - old.hand_accuracy, hand_ci, new.false_cards - old.false_cards,
                       int(((h_new == 1) & (h_old == 0)).sum()), int(((h_new == 0) & (h_old == 1)).sum()))
@@ -100,33 +98,6 @@ def deck_comparison_table(diffs: dict[str, Comparison]) -> str:
 def pooled(reports: list[EvalReport], name: str) -> EvalReport:
     """The photos of several reports as one (several tuning sets read as one, deck by deck)."""
     return EvalReport(name, [r for report in reports for r in report.results])
-
-
-def rendered_sets_from_args(prog: str, description: str,
-                            argv: list[str] | None) -> tuple[Recognizer, list[tuple[str, list[LabelledPhoto]]]]:
-    """The command line of the tools that read rendered sets by their labels' index quads
-    (``training.miss_reasons``, ``training.oracle_boxes``): the sets' folders and ``--models``. Returns
-    the recognizer and, per folder, its photos with synth labels; a folder without any, or a models
-    folder without the models, is a usage error, said before anything is read."""
-    from vision.recognizer import MODELS_DIR, ModelMissingError
-
-    p = argparse.ArgumentParser(prog=prog, description=description)
-    p.add_argument("folders", nargs="+", help="rendered sets (cribcount synth output, JSON labels)")
-    p.add_argument("--models", default=str(MODELS_DIR), help="folder with the models to read with")
-    a = p.parse_args(argv)
-    sets = []
-    for folder in a.folders:
-        try:
-            photos = [ph for ph in load_labelled(folder) if ph.path.with_suffix(".json").is_file()]
-        except ValueError as e:
-            p.error(str(e))
-        if not photos:
-            p.error(f"{folder}: no synthetic labels (this needs the index quads cribcount synth writes)")
-        sets.append((folder, photos))
-    try:
-        return Recognizer(a.models), sets
-    except ModelMissingError as e:
-        p.error(str(e))
 
 
 def read_as_shows(recognize: Callable[[Path, Expected | None], Detections],

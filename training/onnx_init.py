@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from api.evaluate import IMAGE_SUFFIXES
+from vision.evaluate import IMAGE_SUFFIXES
 from training.offline import prepare_offline
 
 ARCHITECTURES = {"classify": "yolo11-cls.yaml", "detect": "yolo11.yaml"}
@@ -77,7 +77,8 @@ def _calibration_batch(files: list[Path], imgsz: int, n: int, seed: int) -> np.n
     Ultralytics trains; one shape, so they stack into one batch); random noise when there are no files."""
     import cv2
 
-    from vision.inference import letterbox as _letterbox, to_tensor as _to_tensor
+    from vision.inference import letterbox as _letterbox
+    from vision.inference import to_tensor as _to_tensor
 
     rng = np.random.default_rng(seed)
     if not files:
@@ -95,7 +96,7 @@ def rebuild(onnx_path: Path, calib: list[Path] | None = None, seed: int = 0, n_c
     """The Ultralytics model (``ultralytics.YOLO``) with the ONNX model's weights and recalibrated BatchNorms."""
     meta = json.loads(onnx_path.with_suffix(".json").read_text())
     if "ensemble" in meta:
-        raise ValueError(f"{onnx_path}: two classifiers joined (training.ensemble); fine-tune each of {meta['ensemble']}")
+        raise ValueError(f"{onnx_path}: two classifiers joined in one file; fine-tune each of {meta['ensemble']}")
     prepare_offline()
     import torch
     from ultralytics import YOLO
