@@ -180,7 +180,7 @@ DEFAULT_EVAL_SET = Path("..") / "shared" / "photos" / "poker-cards-4"
 def _run_eval(args: argparse.Namespace) -> int:
     import json
 
-    from api.evaluate import evaluate, failure_sheet, load_labelled
+    from vision.evaluate import evaluate, failure_sheet, load_labelled
 
     folders = [Path(f) for f in args.folders] or [DEFAULT_EVAL_SET]
     sets = [(str(f), load_labelled(f)) for f in folders]  # every folder checked before any is read

@@ -1,10 +1,9 @@
-"""`api.evaluate`: the figures `cribcount eval` prints, on a fake recognizer with known answers."""
+"""`vision.evaluate`: the figures `cribcount eval` prints, on a fake recognizer with known answers."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import json
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -13,7 +12,7 @@ from eval_support import _photo, _reader, _synth_scene
 
 from scorer.cards import parse_cards
 from vision.detections import Detections
-from api.evaluate import evaluate, failure_sheet, load_labelled
+from vision.evaluate import evaluate, failure_sheet, load_labelled, per_photo_counts, ratio_interval
 
 
 def test_cards_csv_set_measures_cards_hands_false_cards_and_confusions(csv_set):
@@ -36,6 +35,26 @@ def test_failure_sheet_shows_only_the_photos_not_fully_right(csv_set, tmp_path):
     out = tmp_path / "fail.jpg"
     assert failure_sheet(report, out) == 1
     assert cv2.imread(str(out)) is not None
+
+
+@pytest.mark.parametrize("name", ["fail.txt", "no-such-folder/fail.jpg"])
+def test_a_failure_sheet_opencv_cannot_write_is_an_os_error_naming_it(csv_set, tmp_path, name):
+    report = evaluate(load_labelled(csv_set), _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S",
+                                                      "c.jpg": "9H 10H JH QH KH"}), "fake")
+    with pytest.raises(OSError, match=f"could not write the failures sheet {tmp_path / name}"):
+        failure_sheet(report, tmp_path / name)
+    assert not (tmp_path / "no-such-folder").exists()  # a mistyped folder is not made
+
+
+def test_per_photo_counts_are_cards_right_cards_labelled_and_fully_right(csv_set):
+    report = evaluate(load_labelled(csv_set), _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S",
+                                                      "c.jpg": "9H 10H JH QH KH"}), "fake")
+    right, labelled, fully = per_photo_counts(report)
+    assert right.tolist() == [4, 3, 5] and labelled.tolist() == [4, 4, 5] and fully.tolist() == [1, 0, 1]
+
+
+def test_a_ratio_every_photo_agrees_on_has_no_width():
+    assert ratio_interval(np.full(10, 4.0), np.full(10, 4.0), draws=200, seed=0) == (1.0, 1.0)
 
 
 def test_synth_card_with_no_readable_index_is_optional(tmp_path):
@@ -120,7 +139,7 @@ def test_a_label_with_a_card_that_is_not_one_is_refused_naming_the_label(tmp_pat
 
 
 def test_a_photo_the_reader_refuses_stops_the_measurement_naming_the_photo(csv_set):
-    from vision.image_io import GREYSCALE, ImageError
+    from vision.decode import GREYSCALE, ImageError
 
     def recognize(path: Path) -> Detections:
         if Path(path).name == "b.jpg":

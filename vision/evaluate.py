@@ -1,11 +1,14 @@
 """Measure the recognizer on labelled photos: per-card and whole-hand accuracy, false cards, confusions.
 
+The one evaluation of the project: ``cribcount eval`` prints it, and the lab
+(``python -m training eval``, its comparisons and sweeps) builds on these public names.
+
 A labelled set is a folder with ``images/`` (or the photos beside) and ``cards.csv``
 (``file,cards``; cards like ``9H 10H JH``), the format of ``../shared/photos``. A
-folder of synthetic scenes with JSON labels (``training.synth``) works too: its cards
+folder of synthetic scenes with JSON labels (the lab's renders) works too: its cards
 are read from the JSON files. A synthetic card whose indices are both mostly hidden
 (``readable`` false: under another card, out of frame, or too small, narrow or blurred for a person
-to name, :func:`training.synth.scene.legible`) is *optional*: reading it right is neither
+to name, as the renderer judged it) is *optional*: reading it right is neither
 required nor a false card, since no person could read it either; reading it wrong is a
 false card.
 
@@ -29,19 +32,29 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from scorer.cards import Card, parse_cards
 from vision.detections import CHECK_BELOW, Detections
-from vision.image_io import ImageError
+from vision.decode import ImageError
+
+if TYPE_CHECKING:
+    from vision.annotate import CardAnnotator
+
+__all__ = ["IMAGE_SUFFIXES", "EvalReport", "LabelledPhoto", "PhotoResult", "evaluate", "failure_sheet",
+           "load_labelled", "per_photo_counts", "ratio_interval"]
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp"}
+"""The photo files of a labelled set's folder (the lab lists its training photos by them)."""
 
 
 @dataclass(frozen=True)
 class LabelledPhoto:
+    """One photo and the cards a person reads in it."""
+
     path: Path
     cards: frozenset[Card]
     optional: frozenset[Card] = frozenset()
@@ -55,6 +68,8 @@ class LabelledPhoto:
 
 @dataclass(frozen=True)
 class PhotoResult:
+    """What the recognizer read in one labelled photo, and how long it took."""
+
     photo: LabelledPhoto
     read: tuple[Card, ...]
     detections: Detections
@@ -78,7 +93,8 @@ class PhotoResult:
 
     @property
     def unmarked_false(self) -> frozenset[Card]:
-        """False cards read without a mark for the player to check (:attr:`~vision.detections.Detection.to_check`).
+        """False cards read without a mark for the player to check
+        (:attr:`~vision.detections.Detection.to_check`).
 
         The product shows every card it read and marks the doubtful ones; a card missed leaves the
         show short (the count refuses it, or a card made up in its place is marked), and a false
@@ -96,6 +112,8 @@ class PhotoResult:
 
 @dataclass
 class EvalReport:
+    """Every photo's result on one set, and the figures over them (filled in by :func:`evaluate`)."""
+
     name: str
     results: list[PhotoResult] = field(default_factory=list)
 
@@ -134,9 +152,9 @@ class EvalReport:
         The seed is fixed, so a report prints the same interval every time it is measured."""
         if not self.results:
             return {"card_accuracy": (0.0, 0.0), "hand_accuracy": (0.0, 0.0)}  # as the rates of no photos
-        correct, cards, right = _per_photo(self)
-        return {"card_accuracy": _ratio_interval(correct, cards, draws, seed),
-                "hand_accuracy": _ratio_interval(right, np.ones_like(right), draws, seed)}
+        correct, cards, right = per_photo_counts(self)
+        return {"card_accuracy": ratio_interval(correct, cards, draws, seed),
+                "hand_accuracy": ratio_interval(right, np.ones_like(right), draws, seed)}
 
     def confusions(self) -> Counter[tuple[str, str]]:
         """(labelled, read) pairs for photos where a card was swapped for another of the same photo slot.
@@ -188,15 +206,16 @@ class EvalReport:
                 "confusions": [[a, b, n] for (a, b), n in self.confusions().most_common()]}
 
 
-def _per_photo(report: EvalReport) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def per_photo_counts(report: EvalReport) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per photo: cards read right, labelled cards, and 1.0 where the photo is fully right."""
     return (np.array([len(r.correct) for r in report.results], float),
             np.array([len(r.photo.cards) for r in report.results], float),
             np.array([r.fully_right for r in report.results], float))
 
 
-def _ratio_interval(num: np.ndarray, den: np.ndarray, draws: int, seed: int) -> tuple[float, float]:
-    """95% interval of sum(num) / sum(den) when the photos are drawn again with replacement."""
+def ratio_interval(num: np.ndarray, den: np.ndarray, draws: int, seed: int) -> tuple[float, float]:
+    """95% interval of sum(num) / sum(den) when the photos are drawn again with replacement (one entry
+    per photo: the lab pairs two reports' photos by passing their differences)."""
     picks = np.random.default_rng(seed).integers(0, len(num), (draws, len(num)))
     rates = num[picks].sum(axis=1) / np.maximum(den[picks].sum(axis=1), 1)
     return float(np.percentile(rates, 2.5)), float(np.percentile(rates, 97.5))
@@ -211,35 +230,50 @@ def _cards_of(cards: str | list[str], where: str) -> frozenset[Card]:
 
 
 def load_labelled(folder: str | Path) -> list[LabelledPhoto]:
-    """Photos and their cards from ``cards.csv``, or from synth JSON labels. Raises ``ValueError`` if neither."""
+    """Photos and their cards from ``cards.csv``, or from synth JSON labels.
+
+    Raises ``ValueError`` for a folder with neither, or a label with a card that is not one."""
     folder = Path(folder)
     if not folder.is_dir():
         raise ValueError(f"{folder} is not a folder")
-    images = folder / "images" if (folder / "images").is_dir() else folder
-    csv_path = folder / "cards.csv"
-    if csv_path.exists():
-        with csv_path.open(newline="") as f:
-            rows = list(csv.DictReader(f))
-        if not rows or not {"file", "cards"} <= set(rows[0]):
-            raise ValueError(f"{csv_path} needs the columns file,cards")
-        return [LabelledPhoto(images / r["file"], _cards_of(r["cards"], f"{csv_path}, {r['file']}")) for r in rows]
-    labels = sorted(folder.rglob("*.json"))
-    photos = []
-    for lab in labels:
-        data = json.loads(lab.read_text())
-        if "cards" not in data or "image" not in data:
-            continue
-        faces = [c for c in data["cards"] if c.get("face_up", True)]
-        required = [c["card"] for c in faces if c.get("readable", True)]
-        optional = [c["card"] for c in faces if not c.get("readable", True)]
-        photos.append(LabelledPhoto(lab.parent / data["image"], _cards_of(required, str(lab)),
-                                    _cards_of(optional, str(lab)), data.get("deck"), data.get("scene_type")))
+    if (folder / "cards.csv").exists():
+        return _from_cards_csv(folder)
+    photos = _from_synth_labels(folder)
     if not photos:
         raise ValueError(f"{folder} has no cards.csv and no synth label files")
     return photos
 
 
-def evaluate(photos: Iterable[LabelledPhoto], recognize: Callable[[Path], Detections], name: str) -> EvalReport:
+def _from_cards_csv(folder: Path) -> list[LabelledPhoto]:
+    """A real set: ``cards.csv`` (``file,cards``) with the photos in ``images/`` or beside it."""
+    images = folder / "images" if (folder / "images").is_dir() else folder
+    csv_path = folder / "cards.csv"
+    with csv_path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows or not {"file", "cards"} <= set(rows[0]):
+        raise ValueError(f"{csv_path} needs the columns file,cards")
+    return [LabelledPhoto(images / r["file"], _cards_of(r["cards"], f"{csv_path}, {r['file']}"))
+            for r in rows]
+
+
+def _from_synth_labels(folder: Path) -> list[LabelledPhoto]:
+    """Rendered scenes: one JSON label per photo; face-down cards are not there to read."""
+    photos = []
+    for label in sorted(folder.rglob("*.json")):
+        data = json.loads(label.read_text())
+        if "cards" not in data or "image" not in data:
+            continue  # a JSON file that is no scene label
+        faces = [c for c in data["cards"] if c.get("face_up", True)]
+        required = [c["card"] for c in faces if c.get("readable", True)]
+        optional = [c["card"] for c in faces if not c.get("readable", True)]
+        photos.append(LabelledPhoto(label.parent / data["image"], _cards_of(required, str(label)),
+                                    _cards_of(optional, str(label)), deck=data.get("deck"),
+                                    layout=data.get("scene_type")))
+    return photos
+
+
+def evaluate(photos: Iterable[LabelledPhoto], recognize: Callable[[Path], Detections],
+             name: str) -> EvalReport:
     """Read every photo and measure. A photo the reader refuses (greyscale, damaged) stops the
     measurement with its name in the message: a figure over the photos that happened to read
     would not be the set's."""
@@ -249,40 +283,57 @@ def evaluate(photos: Iterable[LabelledPhoto], recognize: Callable[[Path], Detect
         try:
             dets = recognize(photo.path)
         except ImageError as e:
-            raise ImageError(str(e) if str(e).startswith(str(photo.path)) else f"{photo.path}: {e}") from None
+            named = str(e) if str(e).startswith(str(photo.path)) else f"{photo.path}: {e}"
+            raise ImageError(named) from None
         report.results.append(PhotoResult(photo, tuple(dets.card_list), dets, time.perf_counter() - t))
     return report
 
 
-def failure_sheet(report: EvalReport, out: str | Path, *, tile_px: int = 480, columns: int = 4) -> int:
-    """Write a contact sheet of the photos that were not fully right; returns how many."""
-    from vision.annotate import CardAnnotator
+SHEET_PHOTOS = 48
+"""At most this many failures on a sheet: 12 rows of 4 tiles is already a 2000 x 6000 px image."""
 
-    annotator = CardAnnotator()
+
+def failure_sheet(report: EvalReport, out: str | Path, *, tile_px: int = 480, columns: int = 4) -> int:
+    """Write a contact sheet of the photos that were not fully right; returns how many failed.
+
+    ``out`` is a ``.jpg`` or ``.png`` name in an existing folder (the folder is not made: a mistyped
+    path is an error, as for ``cribcount count --annotate``); one OpenCV cannot write raises
+    ``OSError``."""
+    from vision.annotate import CardAnnotator
 
     failed = [r for r in report.results if not r.fully_right]
     if not failed:
         return 0
-    tiles = []
-    for r in failed[:48]:
-        img = cv2.imread(str(r.photo.path))
-        if img is None:
-            continue
-        img = annotator.annotate(img, r.detections)
-        s = tile_px / max(img.shape[:2])
-        img = cv2.resize(img, (round(img.shape[1] * s), round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
-        tile = np.full((tile_px + 44, tile_px, 3), 255, np.uint8)
-        tile[: img.shape[0], : img.shape[1]] = img
-        for k, text in enumerate((f"missed: {' '.join(map(str, sorted(r.missed))) or '-'}",
-                                  f"extra:  {' '.join(map(str, sorted(r.extra))) or '-'}")):
-            cv2.putText(tile, text, (6, tile_px + 18 + 20 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 200), 1,
-                        cv2.LINE_AA)
-        tiles.append(tile)
+    annotator = CardAnnotator()
+    tiles = [t for r in failed[:SHEET_PHOTOS] if (t := _sheet_tile(r, annotator, tile_px)) is not None]
+    if not tiles:
+        return len(failed)  # no photo could be opened again: nothing to draw
     rows = []
     for i in range(0, len(tiles), columns):
         row = tiles[i : i + columns]
         row += [np.full_like(tiles[0], 255)] * (columns - len(row))
         rows.append(np.hstack(row))
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(out), np.vstack(rows), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    try:
+        written = cv2.imwrite(str(out), np.vstack(rows), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    except cv2.error as e:  # a name with no image writer (out.txt)
+        raise OSError(f"could not write the failures sheet {out}: {e.msg or e}") from None
+    if not written:
+        raise OSError(f"could not write the failures sheet {out} (is its folder there?)")
     return len(failed)
+
+
+def _sheet_tile(result: PhotoResult, annotator: CardAnnotator, tile_px: int) -> np.ndarray | None:
+    """One photo drawn with its readings, shrunk to ``tile_px``, the missed and extra cards under it."""
+    img = cv2.imread(str(result.photo.path))
+    if img is None:
+        return None
+    img = annotator.annotate(img, result.detections)
+    s = tile_px / max(img.shape[:2])
+    img = cv2.resize(img, (round(img.shape[1] * s), round(img.shape[0] * s)), interpolation=cv2.INTER_AREA)
+    tile = np.full((tile_px + 44, tile_px, 3), 255, np.uint8)
+    tile[: img.shape[0], : img.shape[1]] = img
+    for k, text in enumerate((f"missed: {' '.join(map(str, sorted(result.missed))) or '-'}",
+                              f"extra:  {' '.join(map(str, sorted(result.extra))) or '-'}")):
+        cv2.putText(tile, text, (6, tile_px + 18 + 20 * k), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 200), 1,
+                    cv2.LINE_AA)
+    return tile
