@@ -1,251 +1,232 @@
-// cribcount Discard view: photograph the dealt cards (or tap them in), choose dealer or pone, and see
-// every way to keep four ranked, the cards to throw boxed on the photo. Photo -> multipart
-// POST /api/discard; every change after it (a card tapped in or out, the seat, the players) -> the
-// same route with JSON cards. Plain JS, no build step; the photo stays in memory.
-"use strict";
+// The Discard view: photograph the dealt cards (or tap them in), choose dealer or pone, and see every
+// way to keep four ranked, the cards to throw boxed on the photo. Photo -> multipart POST
+// /api/discard; every change after it (a card tapped in or out, the seat, the players) -> the same
+// route with JSON cards. The photo stays in memory.
 
-(function () {
-  // RANKS, SUITS, $, face and isRed: app.js's, loaded first.
-  const deal = {
-    cards: [],       // ["5H", ...] in the order read or tapped
-    boxes: {},       // card -> [x0, y0, x1, y1] on the photo, for cards read from it
-    image: null,     // {width, height} of the photo
-    advice: null,    // the last DiscardOut
-    chosen: 0,       // index of the highlighted choice
-    rank: null,      // rank tapped, waiting for its suit
-    request: 0,      // newest request: older answers are ignored
-  };
-  const seat = () => document.querySelector('input[name="deal-seat"]:checked').value;
-  const players = () => Number($("deal-players").value);
-  const wanted = () => (players() === 2 ? 6 : 5);
+import { RANKS, SUIT_NAMES, SUITS, face, isRed, isRedSuit, percent } from "./cards.js";
+import { $, cardFace, make, makeSvg, say } from "./dom.js";
+import { postForm, postJson } from "./net.js";
 
-  function say(text, kind) {
-    const el = $("deal-status");
-    el.textContent = text || "";
-    el.className = "status" + (kind ? " " + kind : "");
+const deal = {
+  cards: [],       // ["5H", ...] in the order read or tapped
+  boxes: {},       // card -> [x0, y0, x1, y1] on the photo, for cards read from it
+  image: null,     // {width, height} of the photo
+  advice: null,    // the last DiscardOut
+  chosen: 0,       // index of the highlighted choice
+  rank: null,      // rank tapped, waiting for its suit
+  request: 0,      // newest request: older answers are ignored
+};
+const seat = () => document.querySelector('input[name="deal-seat"]:checked').value;
+const players = () => Number($("deal-players").value);
+const wanted = () => (players() === 2 ? 6 : 5);
+const status = (text, kind) => say($("deal-status"), text, kind);
+
+// --- the dealt cards: chips to remove, ranks then suits to add -----------------------------
+
+function drawDealt() {
+  $("deal-cards").replaceChildren(...deal.cards.map((card) => {
+    const b = make("button", "chip" + (isRed(card) ? " red-card" : ""));
+    b.type = "button";
+    b.setAttribute("aria-label", `${card}: tap to take it out`);
+    b.append(cardFace(card), make("span", "sub", "remove"));
+    b.addEventListener("click", () => { deal.cards = deal.cards.filter((c) => c !== card); changed(); });
+    const li = make("li");
+    li.append(b);
+    return li;
+  }));
+  $("deal-count").textContent = `${deal.cards.length} of ${wanted()}`;
+}
+
+function pressRank(rank) {
+  deal.rank = rank;
+  for (const x of $("deal-ranks").children) x.setAttribute("aria-pressed", String(x.textContent === rank));
+}
+
+function buildPad() {
+  for (const r of RANKS) {
+    const b = make("button", "", r);
+    b.type = "button";
+    b.setAttribute("aria-pressed", "false");
+    b.addEventListener("click", () => pressRank(deal.rank === r ? null : r));
+    $("deal-ranks").append(b);
   }
-
-  function cardChip(card, extra) {
-    const span = document.createElement("span");
-    span.className = "mini" + (isRed(card) ? " red" : "") + (extra ? " " + extra : "");
-    span.textContent = face(card);
-    return span;
+  for (const [s, glyph] of Object.entries(SUITS)) {
+    const b = make("button", isRedSuit(s) ? "red" : "", glyph);
+    b.type = "button";
+    b.setAttribute("aria-label", SUIT_NAMES[s]);
+    b.addEventListener("click", () => addCard(s));
+    $("deal-suits").append(b);
   }
+}
 
-  // --- the dealt cards: chips to remove, ranks then suits to add -----------------------------
-
-  function drawDealt() {
-    const list = $("deal-cards");
-    list.replaceChildren();
-    for (const card of deal.cards) {
-      const li = document.createElement("li");
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "chip" + (isRed(card) ? " red-card" : "");
-      b.setAttribute("aria-label", `${card}: tap to take it out`);
-      b.innerHTML = `<span class="face${isRed(card) ? " red" : ""}">${face(card)}</span><span class="sub">remove</span>`;
-      b.addEventListener("click", () => { deal.cards = deal.cards.filter((c) => c !== card); changed(); });
-      li.append(b);
-      list.append(li);
-    }
-    $("deal-count").textContent = `${deal.cards.length} of ${wanted()}`;
+function addCard(suit) {
+  if (!deal.rank) {
+    status("Tap a rank first, then its suit.", "error");
+    return;
   }
-
-  function buildPad() {
-    const ranks = $("deal-ranks");
-    for (const r of RANKS) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = r;
-      b.setAttribute("aria-pressed", "false");
-      b.addEventListener("click", () => {
-        deal.rank = deal.rank === r ? null : r;
-        for (const x of ranks.children) x.setAttribute("aria-pressed", String(x.textContent === deal.rank));
-      });
-      ranks.append(b);
-    }
-    const suits = $("deal-suits");
-    for (const [s, glyph] of Object.entries(SUITS)) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = glyph;
-      b.className = s === "H" || s === "D" ? "red" : "";
-      b.setAttribute("aria-label", { C: "clubs", D: "diamonds", H: "hearts", S: "spades" }[s]);
-      b.addEventListener("click", () => addCard(s));
-      suits.append(b);
-    }
-  }
-
-  function addCard(suit) {
-    if (!deal.rank) { say("Tap a rank first, then its suit.", "error"); return; }
-    const card = deal.rank + suit;
-    deal.rank = null;
-    for (const x of $("deal-ranks").children) x.setAttribute("aria-pressed", "false");
-    if (deal.cards.includes(card)) { say(`${face(card)} is there already: a deck holds each card once.`, "error"); return; }
-    if (deal.cards.length >= wanted()) { say(`${players()} players are dealt ${wanted()} cards: take one out first.`, "error"); return; }
+  const card = deal.rank + suit;
+  pressRank(null);
+  if (deal.cards.includes(card)) {
+    status(`${face(card)} is there already: a deck holds each card once.`, "error");
+  } else if (deal.cards.length >= wanted()) {
+    status(`${players()} players are dealt ${wanted()} cards: take one out first.`, "error");
+  } else {
     deal.cards.push(card);
     changed();
   }
+}
 
-  function changed() {
-    drawDealt();
-    if (deal.cards.length === wanted()) advise();
-    else {
-      deal.advice = null;
-      $("advice").hidden = true;
-      drawBoxes();
-      say(`Add ${wanted() - deal.cards.length} more card${wanted() - deal.cards.length === 1 ? "" : "s"} ` +
-          `(${players()} players are dealt ${wanted()}), or take some out.`);
-    }
+function changed() {
+  drawDealt();
+  if (deal.cards.length === wanted()) {
+    advise();
+    return;
   }
+  deal.advice = null;
+  $("advice").hidden = true;
+  drawBoxes();
+  const more = wanted() - deal.cards.length;
+  status(`Add ${more} more card${more === 1 ? "" : "s"} (${players()} players are dealt ${wanted()}), ` +
+    "or take some out.");
+}
 
-  // --- the advice ------------------------------------------------------------------------------
+// --- the advice ------------------------------------------------------------------------------
 
-  async function advise() {
-    const mine = ++deal.request;
-    say("Ranking every way to keep four…");
-    let res, body;
-    try {
-      res = await fetch("/api/discard", {
-        method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ cards: deal.cards, seat: seat(), players: players() }),
-      });
-      body = await res.json().catch(() => ({ detail: `the server answered ${res.status}` }));
-    } catch (err) {
-      if (mine === deal.request) say("Could not reach the server: " + err.message, "error");
-      return;
-    }
-    if (mine !== deal.request) return;
-    if (!res.ok) { say(body.detail, "error"); return; }
-    show(body);
+async function advise() {
+  const mine = ++deal.request;
+  status("Ranking every way to keep four…");
+  try {
+    const advice = await postJson("/api/discard", { cards: deal.cards, seat: seat(), players: players() });
+    if (mine === deal.request) show(advice);
+  } catch (err) {
+    if (mine === deal.request) status(err.message, "error");
   }
+}
 
-  async function readPhoto(file) {
-    const url = URL.createObjectURL(file);
-    const img = $("deal-preview");
-    img.onload = () => URL.revokeObjectURL(url);
-    img.onerror = () => { URL.revokeObjectURL(url); $("deal-figure").hidden = true; };
-    img.src = url;
-    $("deal-figure").hidden = false;
-    $("deal-hint").hidden = true;
-    const mine = ++deal.request;
-    say("Reading the cards…");
-    const form = new FormData();
-    form.append("photo", file);
-    form.append("seat", seat());
-    form.append("players", String(players()));
-    let res, body;
-    try {
-      res = await fetch("/api/discard", { method: "POST", body: form });
-      body = await res.json().catch(() => ({ detail: `the server answered ${res.status}` }));
-    } catch (err) {
-      if (mine === deal.request) say("Could not reach the server: " + err.message, "error");
-      return;
-    }
-    if (mine !== deal.request) return;
-    const seen = (body.cards || []).filter((c) => c.card);
-    deal.image = body.image || null;
-    deal.boxes = Object.fromEntries(seen.map((c) => [c.card, c.xyxy]));
-    deal.cards = seen.map((c) => c.card).slice(0, wanted());
-    drawDealt();
-    if (!res.ok) {
-      deal.advice = null;
-      $("advice").hidden = true;
-      drawBoxes();
-      say(body.detail + (seen.length ? " Tap cards in or out below to fix it." : ""), "error");
-      return;
-    }
-    const unsure = body.cards.filter((c) => c.check).map((c) => `${face(c.card)} (${Math.round(c.confidence * 100)}%)`);
-    show(body, unsure.length ? `Check ${unsure.join(", ")}: not sure. ` : "");
+function showPreview(file) {
+  const url = URL.createObjectURL(file);
+  const img = $("deal-preview");
+  img.onload = () => URL.revokeObjectURL(url);
+  img.onerror = () => { URL.revokeObjectURL(url); $("deal-figure").hidden = true; };
+  img.src = url;
+  $("deal-figure").hidden = false;
+  $("deal-hint").hidden = true;
+}
+
+async function readPhoto(file) {
+  showPreview(file);
+  const mine = ++deal.request;
+  status("Reading the cards…");
+  const form = new FormData();
+  form.append("photo", file);
+  form.append("seat", seat());
+  form.append("players", String(players()));
+  let advice = null;
+  let failure = null;
+  try {
+    advice = await postForm("/api/discard", form);
+  } catch (err) {
+    failure = err;
   }
-
-  function show(body, note) {
-    deal.advice = body;
-    deal.chosen = 0;
-    const best = body.choices[0];
-    say((note || "") + `Throw ${best.throw.map(face).join(" ")}: ${best.reason}.`);
-    drawAdvice();
+  if (mine !== deal.request) return;
+  // A 422 (not the cards of a deal) still carries the cards seen: show them, to tap in or out.
+  const read = advice || (failure && failure.body);
+  if (!read) {
+    status(failure.message, "error");
+    return;
+  }
+  const seen = (read.cards || []).filter((c) => c.card);
+  deal.image = read.image || null;
+  deal.boxes = Object.fromEntries(seen.map((c) => [c.card, c.xyxy]));
+  deal.cards = seen.map((c) => c.card).slice(0, wanted());
+  drawDealt();
+  if (failure) {
+    deal.advice = null;
+    $("advice").hidden = true;
     drawBoxes();
+    status(failure.message + (seen.length ? " Tap cards in or out below to fix it." : ""), "error");
+    return;
   }
+  const unsure = advice.cards.filter((c) => c.check).map((c) => `${face(c.card)} (${percent(c.confidence)})`);
+  show(advice, unsure.length ? `Check ${unsure.join(", ")}: not sure. ` : "");
+}
 
-  function drawAdvice() {
-    const list = $("advice-list");
-    list.replaceChildren();
-    const dealer = deal.advice.seat === "dealer";
-    $("advice-net").textContent = dealer ? "net = hand + your crib" : "net = hand − the dealer's crib";
-    deal.advice.choices.forEach((c, i) => {
-      const li = document.createElement("li");
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "choice";
-      b.setAttribute("aria-pressed", String(i === deal.chosen));
-      const throwRow = document.createElement("span");
-      throwRow.className = "throw";
-      throwRow.append("Throw ", ...c.throw.map((card) => cardChip(card, "thrown")));
-      const keepRow = document.createElement("span");
-      keepRow.className = "keep";
-      keepRow.append("keep ", ...c.keep.map((card) => cardChip(card)));
-      const figures = document.createElement("span");
-      figures.className = "figures";
-      figures.textContent = `hand ${c.hand.mean.toFixed(1)} (${c.hand.minimum}–${c.hand.maximum}) · ` +
-        `crib ${c.crib.toFixed(1)} · net ${c.net.toFixed(1)}`;
-      b.append(throwRow, keepRow, figures);
-      if (i < 3) {
-        const why = document.createElement("span");
-        why.className = "why";
-        why.textContent = c.reason;
-        b.append(why);
-      }
-      b.addEventListener("click", () => {
-        deal.chosen = i;
-        for (const [k, x] of [...list.querySelectorAll("button.choice")].entries()) x.setAttribute("aria-pressed", String(k === i));
-        drawBoxes();
-      });
-      li.append(b);
-      list.append(li);
-    });
-    $("advice").hidden = false;
-  }
+function show(advice, note = "") {
+  deal.advice = advice;
+  deal.chosen = 0;
+  const best = advice.choices[0];
+  status(note + `Throw ${best.throw.map(face).join(" ")}: ${best.reason}.`);
+  drawAdvice();
+  drawBoxes();
+}
 
-  // The photo's boxes: the chosen choice's throw in orange and labelled, the kept cards in green.
-  function drawBoxes() {
-    const svg = $("deal-boxes");
-    svg.replaceChildren();
-    if (!deal.image) return;
-    svg.setAttribute("viewBox", `0 0 ${deal.image.width} ${deal.image.height}`);
-    const thrown = deal.advice ? deal.advice.choices[deal.chosen].throw : [];
-    const ns = "http://www.w3.org/2000/svg";
-    for (const [card, box] of Object.entries(deal.boxes)) {
-      if (!deal.cards.includes(card)) continue;
-      const [x0, y0, x1, y1] = box;
-      const rect = document.createElementNS(ns, "rect");
-      rect.setAttribute("x", x0); rect.setAttribute("y", y0);
-      rect.setAttribute("width", x1 - x0); rect.setAttribute("height", y1 - y0);
-      rect.setAttribute("class", thrown.includes(card) ? "throw" : "keep");
-      rect.dataset.card = card;
-      svg.append(rect);
-      if (thrown.includes(card)) {
-        const label = document.createElementNS(ns, "text");
-        label.setAttribute("x", x0);
-        label.setAttribute("y", Math.max(y0 - 8, 24));
-        label.setAttribute("font-size", Math.max(deal.image.width / 28, 14));
-        label.textContent = "throw " + face(card);
-        svg.append(label);
-      }
+function choiceButton(c, i) {
+  const b = make("button", "choice");
+  b.type = "button";
+  b.setAttribute("aria-pressed", String(i === deal.chosen));
+  const throwRow = make("span", "throw");
+  throwRow.append("Throw ", ...c.throw.map((card) => cardFace(card, "mini thrown")));
+  const keepRow = make("span", "keep");
+  keepRow.append("keep ", ...c.keep.map((card) => cardFace(card, "mini")));
+  const hand = `hand ${c.hand.mean.toFixed(1)} (${c.hand.minimum}–${c.hand.maximum})`;
+  const figures = make("span", "figures", `${hand} · crib ${c.crib.toFixed(1)} · net ${c.net.toFixed(1)}`);
+  b.append(throwRow, keepRow, figures);
+  if (i < 3) b.append(make("span", "why", c.reason));
+  b.addEventListener("click", () => {
+    deal.chosen = i;
+    for (const [k, x] of [...$("advice-list").querySelectorAll("button.choice")].entries()) {
+      x.setAttribute("aria-pressed", String(k === i));
     }
-  }
-
-  document.addEventListener("DOMContentLoaded", () => {
-    if (!$("deal-cards")) return;
-    buildPad();
-    drawDealt();
-    $("deal-photo").addEventListener("change", (e) => { if (e.target.files[0]) readPhoto(e.target.files[0]); e.target.value = ""; });
-    for (const input of document.querySelectorAll('input[name="deal-seat"]')) {
-      input.addEventListener("change", () => { if (deal.cards.length === wanted()) advise(); });
-    }
-    $("deal-players").addEventListener("change", () => {
-      deal.cards = deal.cards.slice(0, wanted());
-      changed();
-    });
+    drawBoxes();
   });
-})();
+  return b;
+}
+
+function drawAdvice() {
+  const dealer = deal.advice.seat === "dealer";
+  $("advice-net").textContent = dealer ? "net = hand + your crib" : "net = hand − the dealer's crib";
+  $("advice-list").replaceChildren(...deal.advice.choices.map((c, i) => {
+    const li = make("li");
+    li.append(choiceButton(c, i));
+    return li;
+  }));
+  $("advice").hidden = false;
+}
+
+// The photo's boxes: the chosen choice's throw in orange and labelled, the kept cards in green.
+function drawBoxes() {
+  const svg = $("deal-boxes");
+  svg.replaceChildren();
+  if (!deal.image) return;
+  svg.setAttribute("viewBox", `0 0 ${deal.image.width} ${deal.image.height}`);
+  const thrown = deal.advice ? deal.advice.choices[deal.chosen].throw : [];
+  for (const [card, [x0, y0, x1, y1]] of Object.entries(deal.boxes)) {
+    if (!deal.cards.includes(card)) continue;
+    const rect = makeSvg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0,
+      class: thrown.includes(card) ? "throw" : "keep", "data-card": card });
+    svg.append(rect);
+    if (thrown.includes(card)) {
+      const label = makeSvg("text",
+        { x: x0, y: Math.max(y0 - 8, 24), "font-size": Math.max(deal.image.width / 28, 14) });
+      label.textContent = "throw " + face(card);
+      svg.append(label);
+    }
+  }
+}
+
+/** Wire the Discard view's controls; once, at start. */
+export function startDiscard() {
+  buildPad();
+  drawDealt();
+  $("deal-photo").addEventListener("change", (e) => {
+    if (e.target.files[0]) readPhoto(e.target.files[0]);
+    e.target.value = "";
+  });
+  for (const input of document.querySelectorAll('input[name="deal-seat"]')) {
+    input.addEventListener("change", () => { if (deal.cards.length === wanted()) advise(); });
+  }
+  $("deal-players").addEventListener("change", () => {
+    deal.cards = deal.cards.slice(0, wanted());
+    changed();
+  });
+}
