@@ -8,8 +8,8 @@ its own ``recognizer`` instead.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -20,14 +20,16 @@ from fastapi_offline import FastAPIOffline
 from starlette.formparsers import MultiPartParser
 
 from api.admission import Admission, PhotoGate
-from api.deps import LoadedRecognizer, PhotoRecognizer
 from api.limits import BodyLimit
+from api.recognizer import LoadedRecognizer, PhotoRecognizer
 from api.routers import count, discard, health, peg, practice, score
 from api.schemas import one_line
-from api.settings import Settings, get_settings
+from api.settings import Settings
 from api.workers import PhotoReader, ProcessReader, ThreadReader, WorkerLimits
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
+
+Lifespan = Callable[[FastAPI], AbstractAsyncContextManager[None]]
 
 DESCRIPTION = """Point a phone at a cribbage hand, get the count.
 
@@ -47,7 +49,27 @@ async def _validation_error(_request: Request, exc: Exception) -> JSONResponse:
 def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | None = None) -> FastAPI:
     """The service. ``recognizer`` replaces the ONNX models (loaded from ``settings.models_dir`` in
     photo worker processes) and reads photos in this process unless ``settings.photo_workers`` is set."""
-    settings = settings or get_settings()
+    settings = settings or Settings.from_env()
+    # FastAPIOffline: FastAPI with /docs and /redoc served from the package's own copies of their
+    # scripts, where FastAPI's load them from a CDN (a blank page offline).
+    app = FastAPIOffline(title="cribcount", version="0.1.0", summary="Cribbage show counter",
+                         description=DESCRIPTION, lifespan=_lifespan(settings, recognizer))
+    _add_limits(app, settings)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    for router in (count.router, score.router, peg.router, health.router, discard.router, practice.router):
+        app.include_router(router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def page() -> FileResponse:
+        """The phone page."""
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    return app
+
+
+def _lifespan(settings: Settings, recognizer: PhotoRecognizer | None) -> Lifespan:
+    """Start the photo reader before the first request (the models load there) and stop it at shutdown."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -67,29 +89,22 @@ def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | N
         finally:
             reader.close()
 
-    # FastAPIOffline: FastAPI with /docs and /redoc served from the package's own copies of their
-    # scripts, where FastAPI's load them from a CDN (a blank page offline).
-    app = FastAPIOffline(title="cribcount", version="0.1.0", summary="Cribbage show counter",
-                         description=DESCRIPTION, lifespan=lifespan)
-    app.dependency_overrides[get_settings] = lambda: settings
+    return lifespan
+
+
+PHOTO_ROUTES = frozenset({"/api/count", "/api/discard"})
+"""The routes a photo is sent to: the admission gate turns them away with 503 when the workers are full."""
+
+
+def _add_limits(app: FastAPI, settings: Settings) -> None:
+    """What a request may cost: its body's size and arrival time, and a place among the photos."""
     # Keep an upload up to the limit in RAM: Starlette would otherwise spool anything over 1 MB
     # to a temporary file, and photos are never to be written to disk. (Process-wide setting.)
     MultiPartParser.spool_max_size = max(MultiPartParser.spool_max_size, settings.max_body_bytes)
-    app.add_middleware(BodyLimit, max_body_bytes=settings.max_body_bytes, photo_limit=settings.max_photo_bytes,
-                       timeout_s=settings.upload_timeout_s)
-    app.state.admission = Admission(settings.photo_capacity, settings.photo_worker_count, settings.photo_target_s,
-                                    settings.retry_after_s)
-    app.add_middleware(PhotoGate, admission=app.state.admission, paths=frozenset({"/api/count", "/api/discard"}),
+    app.add_middleware(BodyLimit, max_body_bytes=settings.max_body_bytes,
+                       photo_limit=settings.max_photo_bytes, timeout_s=settings.upload_timeout_s)
+    app.state.admission = Admission(settings.photo_capacity, settings.photo_worker_count,
+                                    settings.photo_target_s, settings.retry_after_s)
+    app.add_middleware(PhotoGate, admission=app.state.admission, paths=PHOTO_ROUTES,
                        drain_timeout_s=settings.upload_timeout_s,
                        drain_max_bytes=8 * settings.max_body_bytes)  # added last: runs first
-    app.add_exception_handler(RequestValidationError, _validation_error)
-    for router in (count.router, score.router, peg.router, health.router, discard.router, practice.router):
-        app.include_router(router)
-    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
-
-    @app.get("/", include_in_schema=False)
-    def page() -> FileResponse:
-        """The phone page."""
-        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
-
-    return app

@@ -1,20 +1,19 @@
 """Service settings: one frozen object, read from the environment once.
 
-Like a pydantic-settings ``Settings`` without the extra dependency: the runtime
-reads a few ``CRIBCOUNT_*`` variables, and tests replace :func:`get_settings` through FastAPI's
-``dependency_overrides`` or pass a :class:`Settings` to ``create_app``.
+Like a pydantic-settings ``Settings`` without the extra dependency: ``create_app`` reads a few
+``CRIBCOUNT_*`` variables (:meth:`Settings.from_env`) unless it is handed a :class:`Settings`, as
+the tests do.
 """
 
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from vision.image_io import MAX_BYTES
-from vision.recognizer import MODELS_DIR
+from vision.config import MODELS_DIR
+from vision.decode import MAX_BYTES
 
 # Multipart framing (boundaries, part headers, the small form fields) around the photo itself.
 _FORM_OVERHEAD_BYTES = 64 * 1024
@@ -47,7 +46,8 @@ class Settings(BaseModel):
                                     "with 408. A phone's 5 MB photo over a 1 Mbit/s uplink takes ~40 s.")
     # 1.5 s expected, so that the answers' p99 stays near 2 s (issue 70) as photo times vary.
     photo_target_s: float = Field(1.5, gt=0, description="Answer time a photo is admitted for: while no "
-                                  "worker is free, one that would wait longer (at the workers' recent pace) gets 503.")
+                                  "worker is free, one that would wait longer (at the workers' recent "
+                                  "pace) gets 503.")
     retry_after_s: int = Field(2, ge=1, description="Retry-After of a 503 when the photo queue is full.")
 
     @property
@@ -88,9 +88,3 @@ _ENV = {"CRIBCOUNT_MODELS": "models_dir", "CRIBCOUNT_SERVER_PROCESSES": "server_
 def _cores() -> int:
     """Cores this process may run on (its affinity: a container's or taskset's share)."""
     return len(os.sched_getaffinity(0))
-
-
-@lru_cache(maxsize=1)
-def get_settings() -> Settings:
-    """The process's settings, read once."""
-    return Settings.from_env()

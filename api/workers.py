@@ -6,9 +6,9 @@ wrong) runs in a pool of worker processes (pebble's ``ProcessPool``: it kills a 
 passes its timeout and starts a new one). Each worker loads the models once, caps its own data
 memory (``RLIMIT_DATA``) at what it used after loading plus ``memory_mb``, and holds ``threads`` CPU
 cores that no other worker holds (CPU affinity: onnxruntime sizes its thread pool to it, so workers x
-threads = cores however many server processes share the machine). The worst photo costs one worker ``timeout_s`` and
-``memory_mb``, and gets a 422 with the reason; the server process itself never decodes a
-stranger's pixels.
+threads = cores however many server processes share the machine). The worst photo costs one worker
+``timeout_s`` and ``memory_mb``, and gets a 422 with the reason; the server process itself never
+decodes a stranger's pixels.
 
 A recognizer handed to ``create_app`` (a test's double, or code embedding the service) runs in
 the server process instead (:class:`ThreadReader`), unless settings ask for workers.
@@ -32,8 +32,9 @@ from typing import Protocol
 from pebble import ProcessExpired, ProcessPool
 from starlette.concurrency import run_in_threadpool
 
+from api.recognizer import PhotoRecognizer, load_recognizer
+from vision.decode import UPLOAD, ImageError, decode_photo
 from vision.detections import Detections, Expected
-from vision.image_io import UPLOAD, ImageError, decode_photo
 
 
 @dataclass(frozen=True)
@@ -62,11 +63,11 @@ class PhotoReader(Protocol):
     def close(self) -> None: ...
 
 
-def read_photo_bytes(recognizer: object, data: bytes, expected: Expected | None) -> PhotoReading:
+def read_photo_bytes(recognizer: PhotoRecognizer, data: bytes, expected: Expected | None) -> PhotoReading:
     """Decode an uploaded photo (upload limits) and recognize its cards."""
     t = time.perf_counter()
-    decoded = decode_photo(data, min_long_side=recognizer.config.min_long_side, limits=UPLOAD)  # type: ignore[attr-defined]
-    detections = recognizer.recognize_photo(decoded, expected)  # type: ignore[attr-defined]
+    decoded = decode_photo(data, min_long_side=recognizer.config.min_long_side, limits=UPLOAD)
+    detections = recognizer.recognize_photo(decoded, expected)
     return PhotoReading(detections, decoded.original_size, time.perf_counter() - t)
 
 
@@ -74,7 +75,7 @@ def read_photo_bytes(recognizer: object, data: bytes, expected: Expected | None)
 class ThreadReader:
     """Photos read in the server process's thread pool, by a recognizer handed over in memory."""
 
-    recognizer: object
+    recognizer: PhotoRecognizer
 
     async def read(self, data: bytes, expected: Expected | None) -> PhotoReading:
         return await run_in_threadpool(read_photo_bytes, self.recognizer, data, expected)
@@ -97,7 +98,8 @@ class WorkerLimits:
 class ProcessReader:
     """Photos read by ``limits.workers`` worker processes, each with the models loaded once."""
 
-    def __init__(self, models_dir: Path, limits: WorkerLimits, recognizer: object | None = None) -> None:
+    def __init__(self, models_dir: Path, limits: WorkerLimits,
+                 recognizer: PhotoRecognizer | None = None) -> None:
         self.limits = limits
         # spawn, not fork: the server process runs threads (uvicorn, onnxruntime) that a fork copies
         # mid-flight; the workers import the runtime afresh.
@@ -120,8 +122,9 @@ class ProcessReader:
             raise PhotoTooCostly(f"the photo took over {self.limits.timeout_s:g} s to decode and read; "
                                  f"send a smaller JPEG") from None
         except ProcessExpired:  # killed by the kernel or a crashed decoder: the worker is replaced
-            raise PhotoTooCostly(f"the photo stopped the worker decoding it (over the {self.limits.memory_mb} "
-                                 f"MB a photo may use, or a damaged file); send a smaller JPEG") from None
+            raise PhotoTooCostly(f"the photo stopped the worker decoding it (over the "
+                                 f"{self.limits.memory_mb} MB a photo may use, or a damaged file); "
+                                 f"send a smaller JPEG") from None
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -134,12 +137,12 @@ class ProcessReader:
 
 # -- inside a worker process ----------------------------------------------------------------------
 
-_recognizer: object | None = None
+_recognizer: PhotoRecognizer | None = None
 _error: str | None = None
 _memory_mb = 0
 
 
-def _start_worker(models_dir: str, recognizer: object | None, threads: int, memory_mb: int) -> None:
+def _start_worker(models_dir: str, recognizer: PhotoRecognizer | None, threads: int, memory_mb: int) -> None:
     """Hold free cores at a lower priority, load the models, then cap this process's data memory."""
     global _recognizer, _error, _memory_mb
     _claim_cores(threads)
@@ -151,10 +154,7 @@ def _start_worker(models_dir: str, recognizer: object | None, threads: int, memo
     # Pillow refuses, from the header, images over twice this: the upload limit, in this process.
     Image.MAX_IMAGE_PIXELS = UPLOAD.pixels // 2
     if recognizer is None:
-        from api.deps import load_recognizer
-        from api.settings import Settings
-
-        loaded = load_recognizer(Settings(models_dir=Path(models_dir)))
+        loaded = load_recognizer(Path(models_dir))
         recognizer, _error = loaded.recognizer, loaded.error
     _recognizer, _memory_mb = recognizer, memory_mb
     _cap_data_memory(memory_mb)
@@ -188,7 +188,7 @@ def _claim_cores(n: int) -> None:
     folder.mkdir(exist_ok=True)
     held = []
     for core in cores:
-        handle = open(folder / f"core-{core}.lock", "w")  # noqa: SIM115 - held for the process's life
+        handle = open(folder / f"core-{core}.lock", "w")  # held (locked) for the process's life
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -214,4 +214,6 @@ def _cap_data_memory(memory_mb: int) -> None:
     if used:
         _soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
         limit = used + memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_DATA, (limit if hard == resource.RLIM_INFINITY else min(limit, hard), hard))
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, hard))

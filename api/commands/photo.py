@@ -30,15 +30,16 @@ def _register_count(sub: argparse._SubParsersAction) -> None:
 
 def photo_recognizer(models: str | None):
     """The ONNX recognizer; a missing model file raises ModelMissingError (an OSError: exit 2)."""
-    from vision.recognizer import MODELS_DIR, Recognizer
+    from vision.config import MODELS_DIR
+    from vision.pipeline import Recognizer
 
     return Recognizer(models or MODELS_DIR)
 
 
 def decode_with_models(data: bytes, models: str | None):  # noqa: ANN201 - vision types, imported lazily
     """The recognizer, and the photo file's ``data`` decoded for it (read and checked from its header
-    first by :func:`vision.image_io.check_photo_file`, so a bomb never waits for the models to load)."""
-    from vision.image_io import LOCAL, decode_photo
+    first by :func:`vision.decode.check_photo_file`, so a bomb never waits for the models to load)."""
+    from vision.decode import LOCAL, decode_photo
 
     recognizer = photo_recognizer(models)
     return recognizer, decode_photo(data, min_long_side=recognizer.config.min_long_side, limits=LOCAL)
@@ -62,7 +63,7 @@ def _run_count(args: argparse.Namespace) -> int:
     from scorer.cards import Card
     from scorer.muggins import parse_claim
     from vision.annotate import CardAnnotator
-    from vision.image_io import check_photo_file
+    from vision.decode import check_photo_file
     from vision.starter import SURE, CardCountError, count_photo, show_in_view
 
     data = check_photo_file(args.photo)  # a bomb or a non-photo refused from its header, before the models load
@@ -144,7 +145,7 @@ def _run_discard(args: argparse.Namespace) -> int:
         advice = advise(parse_cards(args.cards), seat=args.seat, players=args.players, model=model)
         print(DiscardOut.from_advice(advice).model_dump_json() if args.json else "\n".join(advice_lines(advice)))
         return 0
-    from vision.image_io import check_photo_file
+    from vision.decode import check_photo_file
 
     recognizer, photo = decode_with_models(check_photo_file(args.photo), args.models)
     try:

@@ -1,1 +1,2 @@
-"""One router per area: the photo (count), typed cards (score), the play (peg), health."""
+"""One router per area: a photo counted (count), typed cards counted (score), the play (peg), what to
+throw to the crib (discard), counting drills (practice), and liveness and readiness (health)."""
