@@ -25,7 +25,7 @@ if [ "$which" = all ] || [ "$which" = tune ]; then
     ln -sfn "$(cd ../shared/photos/poker-cards-4-train && pwd)/images" data/real78/images
     .venv/bin/python - <<'EOF'
 import csv
-from training.real_crops import split_of
+from training.data.real_crops import split_of
 with open("../shared/photos/poker-cards-4-train/cards.csv", newline="") as f:
     rows = [r for r in csv.DictReader(f) if split_of(r["file"], 10) == "val"]
 with open("data/real78/cards.csv", "w", newline="") as f:

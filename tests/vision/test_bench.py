@@ -41,7 +41,7 @@ def test_a_photo_read_surely_is_one_look_and_looking_always_is_two():
 def test_a_photo_read_again_decoded_finer_counts_that_look():
     from pathlib import Path
 
-    from training.afar import afar_jpeg
+    from training.eval.afar import afar_jpeg
     from vision.bench import looks_taken
     from vision.recognizer import MODELS_DIR, Recognizer
 

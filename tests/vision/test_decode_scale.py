@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training.afar import afar_jpeg
+from training.eval.afar import afar_jpeg
 from vision.bench import make_12mp_jpeg
 from vision.detections import Detections
 from vision.image_io import decode_photo

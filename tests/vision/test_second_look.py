@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from training.afar import afar_jpeg
+from training.eval.afar import afar_jpeg
 from vision.detections import Detections, box_iou
 from vision.merge import group_looks
 from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
@@ -247,7 +247,7 @@ def _windows_seen(recognizer: Recognizer, path: str) -> dict[int, tuple[int, int
 
 
 def _from_afar(path: str, frac: float = 0.3) -> bytes:
-    """The sample photo taken from farther away: ``frac`` of a 12 MP frame's width (training.afar)."""
+    """The sample photo taken from farther away: ``frac`` of a 12 MP frame's width (training.eval.afar)."""
     return afar_jpeg(Path(path), frac)
 
 

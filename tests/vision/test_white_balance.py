@@ -74,7 +74,7 @@ def test_a_dim_noisy_photo_reads_its_five_cards_surely_once_balanced():
 
 
 def test_made_light_is_the_same_photo_each_time_and_darker(tmp_path):
-    from training.light import DIM, LIGHTS, WARM, in_light, relit, relit_jpeg
+    from training.eval.light import DIM, LIGHTS, WARM, in_light, relit, relit_jpeg
 
     assert LIGHTS["dim-warm"] == (DIM, WARM)
     first, again = relit_jpeg(SAMPLE, "dim"), relit_jpeg(SAMPLE, "dim")

@@ -20,9 +20,18 @@ import numpy as np
 from tqdm import tqdm  # a well-kept progress bar, rather than one of our own
 
 # The crops were part of this module; callers still import them from here.
-from training.synth.crops import (CLS_CARD_VISIBLE, CLS_NONE_VISIBLE, CROP_MAX_PX, NONE_CLASS,  # noqa: F401
-                                  back_corner_boxes, back_corner_crops, classifier_crops, index_and_clutter_crops,
-                                  square_crop)
+from training.data.yolo import box_row
+from training.synth.crops import (  # noqa: F401
+    CLS_CARD_VISIBLE,
+    CLS_NONE_VISIBLE,
+    CROP_MAX_PX,
+    NONE_CLASS,
+    back_corner_boxes,
+    back_corner_crops,
+    classifier_crops,
+    index_and_clutter_crops,
+    square_crop,
+)
 from training.synth.decks import HELD_OUT_DECKS, build_all, card_names, deck_names
 from training.synth.photo import develop, jpeg
 from training.synth.scene import SCENE_TYPES, TableProps, labels, make_camera, make_scene, render
@@ -146,18 +155,10 @@ def yolo_lines(label: dict, with_cards: bool = False) -> list[str]:
                 continue
             # Partly hidden indices get the box of what shows, not of the whole glyph group.
             box = idx["box_xyxy"] if idx["visible_fraction"] >= 0.95 else idx["visible_box_xyxy"]
-            rows.append(yolo_row(0, box, W, H))
+            rows.append(box_row(0, box, W, H))
         if with_cards:
-            rows.append(yolo_row(1, card["box_xyxy"], W, H))
+            rows.append(box_row(1, card["box_xyxy"], W, H))
     return [r for r in rows if r]
-
-
-def yolo_row(cls: int, box, W: int, H: int) -> str | None:
-    """One Ultralytics row for a pixel box, clipped to the image; ``None`` when under a pixel."""
-    x0, y0, x1, y1 = max(0.0, box[0]), max(0.0, box[1]), min(float(W), box[2]), min(float(H), box[3])
-    if x1 - x0 < 1 or y1 - y0 < 1:
-        return None
-    return f"{cls} {(x0 + x1) / 2 / W:.6f} {(y0 + y1) / 2 / H:.6f} {(x1 - x0) / W:.6f} {(y1 - y0) / H:.6f}"
 
 
 

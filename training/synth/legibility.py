@@ -1,7 +1,7 @@
 """When a person could still read an index: how tall, how wide and how sharp it must be.
 
 Kept apart from rendering so the evaluation and training tools that need only these limits
-(``training.blur_aug``, the evaluation's breakdowns, ...) do not pull in the renderer.
+(``training.train.blur_aug``, the evaluation's breakdowns, ...) do not pull in the renderer.
 """
 
 from __future__ import annotations

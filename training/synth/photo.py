@@ -58,7 +58,7 @@ def _low_freq(rng: np.random.Generator, W: int, H: int) -> np.ndarray:
 
 def motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
     """A straight streak ``length`` px long at a random angle, normalised: a camera moved while the
-    shutter was open (also :mod:`training.blur_aug`)."""
+    shutter was open (also :mod:`training.train.blur_aug`)."""
     n = max(3, int(length) | 1)
     k = np.zeros((n, n), np.float32)
     a = rng.uniform(0, math.pi)

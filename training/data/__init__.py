@@ -1,0 +1,1 @@
+"""Training data: crop sets and detector scenes from renders and real photos, mixes, packs, the YOLO label format."""

@@ -1,0 +1,1 @@
+"""The research evaluation: the recognizer measured with other settings, models and photos made over."""

@@ -1,0 +1,1 @@
+"""Training: the networks fitted and exported (Ultralytics, torch), offline, with their augmentations and ONNX tools."""
