@@ -1,8 +1,8 @@
 """Many deals scored at once with numpy: the exhaustive tables and discard advice.
 
 :func:`score_totals` gives the same totals as :func:`scorer.show.score_show` (a test holds them
-together on random deals); fifteens, pairs and runs come from ``score_show`` run once per rank
-multiset, flush and nobs per deal.
+together on random deals): fifteens, pairs and runs come from the show's own rules, run once per
+rank multiset, and flush and nobs are applied per deal with numpy.
 """
 
 from __future__ import annotations
@@ -12,28 +12,26 @@ import itertools
 
 import numpy as np
 
-from scorer.cards import JACK, SUITS, Card, parse_cards  # noqa: F401 - parse_cards: the doctest
-from scorer.show import RANK_KINDS, InvalidHandError, flush_points, score_show
+from scorer.cards import JACK, SUITS, Card
+from scorer.show import InvalidHandError, find_fifteens, find_pairs, find_runs, flush_points
 
-__all__ = ["score_totals", "clear_caches"]
-
+__all__ = ["score_totals", "clear_caches", "rank_table_arrays"]
 
 
 @functools.cache
 def _rank_points_by_multiset() -> dict[tuple[int, ...], int]:
-    """Points from fifteens, pairs and runs for every 5-card rank multiset (6,175), via score_show.
+    """Points from fifteens, pairs and runs for every 5-card rank multiset (6,175), by the show's rules.
 
     Suits never change these points, so each multiset is scored once on a
-    representative deal (suits dealt in order within each rank) and the flush and
-    nobs items of that representative are left out.
+    representative deal (suits dealt in order within each rank).
     """
     table: dict[tuple[int, ...], int] = {}
     for ranks in itertools.combinations_with_replacement(range(1, 14), 5):
         if any(ranks.count(r) > 4 for r in set(ranks)):
             continue  # five of a kind
         cards = [Card(r, SUITS[ranks[:i].count(r)]) for i, r in enumerate(ranks)]
-        show = score_show(tuple(cards[:4]), cards[4])
-        table[ranks] = sum(item.points for item in show.items if item.kind in RANK_KINDS)
+        items = [*find_fifteens(cards), *find_pairs(cards), *find_runs(cards)]
+        table[ranks] = sum(item.points for item in items)
     return table
 
 
@@ -48,6 +46,7 @@ def score_totals(hands: np.ndarray, starters: np.ndarray, *, crib: bool = False)
     Raises :class:`InvalidHandError` for a card index outside 0..51 or a card twice in a deal.
 
     >>> import numpy as np
+    >>> from scorer.cards import parse_cards
     >>> deals = [("5H 5D 5S JC", "5C"), ("2H 4H 6H 8H", "KS")]
     >>> hands = np.array([[c.index for c in parse_cards(h)] for h, _ in deals])
     >>> starters = np.array([Card.parse(s).index for _, s in deals])
@@ -57,9 +56,8 @@ def score_totals(hands: np.ndarray, starters: np.ndarray, *, crib: bool = False)
     hands = np.asarray(hands)
     starters = np.asarray(starters)
     if hands.ndim != 2 or hands.shape[1] != 4 or starters.shape != hands.shape[:1]:
-        raise InvalidHandError(
-            f"score_totals needs hands of shape (N, 4) and starters (N,), got {hands.shape} and {starters.shape}"
-        )
+        raise InvalidHandError(f"score_totals needs hands of shape (N, 4) and starters (N,), "
+                               f"got {hands.shape} and {starters.shape}")
     for part in (hands, starters):
         if part.size and (part.min() < 0 or part.max() > 51):
             raise InvalidHandError("card indices must be 0..51")

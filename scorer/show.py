@@ -1,4 +1,4 @@
-"""The show: a hand or the crib counted with the starter, item by item.
+"""The show: a hand or the crib counted with the starter, item by item, one function per rule.
 
 Every combination is its own :class:`ScoreItem` (the 29 hand lists eight fifteens,
 six pairs and nobs), items come in the traditional announcement order (fifteens,
@@ -14,29 +14,37 @@ Fifteen two, fifteen four, fifteen six, fifteen eight, and a double run of three
 
 Card order never matters: items list their cards sorted by rank, then suit
 (clubs, diamonds, hearts, spades), and :attr:`Show.hand` is sorted the same way.
-
-Pure standard library; :mod:`scorer.bulk` scores many deals at once with numpy.
+:mod:`scorer.bulk` scores many deals at once with numpy.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import attrgetter
 from typing import Literal
 
-from scorer.cards import ACE, FULL_DECK, JACK, KING, SUITS, Card, parse_cards
+from scorer.cards import JACK, Card, parse_cards
 
 __all__ = [
     "ItemKind",
     "KINDS",
+    "NUMBER_WORDS",
+    "RANK_KINDS",
     "InvalidHandError",
     "ScoreItem",
     "Show",
-    "score_show",
+    "find_fifteens",
+    "find_flush",
+    "find_nobs",
+    "find_pairs",
+    "find_runs",
     "flush_points",
     "hand_size",
+    "his_heels_points",
+    "score_show",
 ]
 
 ItemKind = Literal["fifteen", "pair", "run", "flush", "nobs"]
@@ -66,7 +74,6 @@ class ScoreItem:
     """2 a fifteen or pair, 1 a card for a run or flush, 1 for nobs."""
 
     def __post_init__(self) -> None:
-        # Only hand-made items pass here; score_show fills its slots directly.
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
 
@@ -107,9 +114,6 @@ class Show:
         return sum(item.points for item in self.items if item.kind == kind)
 
 
-# --------------------------------------------------------------------------- rules as small functions
-
-
 def hand_size(*, crib: bool = False, five_card: bool = False) -> int:
     """Cards shown besides the starter: 4, or 3 for a five-card-cribbage hand.
 
@@ -119,6 +123,66 @@ def hand_size(*, crib: bool = False, five_card: bool = False) -> int:
     (4, 3, 4)
     """
     return 3 if five_card and not crib else 4
+
+
+# --------------------------------------------------------------------------- the rules, one each
+# Each takes the cards sorted (rank, then suit), so items come out sorted and in a fixed order.
+
+
+def find_fifteens(cards: Sequence[Card]) -> list[ScoreItem]:
+    """Every combination of 2 or more cards whose values sum to 15: 2 points each, fewest cards first.
+
+    >>> [str(item) for item in find_fifteens(parse_cards("AC 6C 8H 9H"))]
+    ['fifteen 6C 9H: 2', 'fifteen AC 6C 8H: 2']
+    """
+    values = tuple([card.value for card in cards])
+    return [ScoreItem("fifteen", tuple([cards[i] for i in combo]), 2) for combo in _fifteen_positions(values)]
+
+
+@functools.cache
+def _fifteen_positions(values: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Positions of every combination of 2+ ``values`` that sums to 15, smallest combinations first.
+
+    Cached: sorted cards give one of a few thousand value tuples, and this walk is most of a count.
+    """
+    return tuple(
+        combo
+        for size in range(2, len(values) + 1)
+        for combo in itertools.combinations(range(len(values)), size)
+        if sum(values[i] for i in combo) == 15
+    )
+
+
+def find_pairs(cards: Sequence[Card]) -> list[ScoreItem]:
+    """Every two cards of one rank: 2 points each (three of a kind is 3 pairs, four is 6).
+
+    >>> [str(item) for item in find_pairs(parse_cards("9C 9D 9H KS"))]
+    ['pair 9C 9D: 2', 'pair 9C 9H: 2', 'pair 9D 9H: 2']
+    """
+    return [ScoreItem("pair", (a, b), 2) for a, b in itertools.combinations(cards, 2) if a.rank == b.rank]
+
+
+def find_runs(cards: Sequence[Card]) -> list[ScoreItem]:
+    """The longest stretch of 3+ consecutive ranks, once per choice of one card of each rank: 1 a card.
+
+    A run of four is one run of four, never two runs of three; a pair inside the
+    stretch doubles it. The ace is low only: Q-K-A is no run.
+
+    >>> [str(item) for item in find_runs(parse_cards("6S 7C 7D 8H AS"))]
+    ['run 6S 7C 8H: 3', 'run 6S 7D 8H: 3']
+    """
+    by_rank: dict[int, list[Card]] = {}
+    for card in cards:
+        by_rank.setdefault(card.rank, []).append(card)
+    stretch: list[int] = []
+    longest: list[int] = []
+    for rank in sorted(by_rank):
+        stretch = [*stretch, rank] if stretch and rank == stretch[-1] + 1 else [rank]
+        if len(stretch) >= 3 and len(stretch) > len(longest):
+            longest = stretch
+    if not longest:
+        return []
+    return [ScoreItem("run", run, len(longest)) for run in itertools.product(*(by_rank[r] for r in longest))]
 
 
 def flush_points(size: int, hand_suited: bool, starter_suited: bool, *, crib: bool = False) -> int:
@@ -140,213 +204,44 @@ def flush_points(size: int, hand_suited: bool, starter_suited: bool, *, crib: bo
     return 0 if crib else size
 
 
-# --------------------------------------------------------------------------- precomputed structure
+def find_flush(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> list[ScoreItem]:
+    """The flush, if any: every hand card one suit (the starter too, for the crib), 1 a card.
 
-# Card index k = (rank - 1) * 4 + suit position; these read rank and value from k.
-_RANK0: tuple[int, ...] = tuple(k >> 2 for k in range(52))
-_VALUE: tuple[int, ...] = tuple(min(k // 4 + 1, 10) for k in range(52))
-
-NUMBER_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three "
-    "twenty-four twenty-five twenty-six twenty-seven twenty-eight twenty-nine thirty"
-).split()
-"""Numbers as they are said in a count, zero to thirty."""
-_FIFTEEN_SAYINGS = tuple(f"fifteen {NUMBER_WORDS[2 * k]}" for k in range(1, 16))
-ZERO_ANNOUNCEMENT = "Nineteen (no score)"
-"""What a hand of 0 is called: 19 is impossible, so "nineteen" means nothing."""
-
-
-def _getter(positions: Sequence[int]):
-    """A function picking ``positions`` out of a list as a tuple (itemgetter of one returns a bare item)."""
-    if len(positions) == 1:
-        (only,) = positions
-        return lambda seq: (seq[only],)
-    return itemgetter(*positions)
+    >>> [str(item) for item in find_flush(parse_cards("2H 4H 6H 8H"), Card.parse("KS"))]
+    ['flush 2H 4H 6H 8H: 4']
+    >>> [str(item) for item in find_flush(parse_cards("2H 4H 6H 8H"), Card.parse("KH"))]
+    ['flush 2H 4H 6H 8H KH: 5']
+    >>> find_flush(parse_cards("2H 4H 6H 8H"), Card.parse("KS"), crib=True)
+    []
+    """
+    suit = hand[0].suit
+    hand_suited = all(card.suit is suit for card in hand)
+    points = flush_points(len(hand), hand_suited, starter.suit is suit, crib=crib)
+    if not points:
+        return []
+    cards = tuple(sorted((*hand, starter), key=_INDEX)) if points > len(hand) else tuple(hand)
+    return [ScoreItem("flush", cards, points)]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class _Shape:
-    """Pairs and runs of n sorted cards, known from the gaps between neighbouring ranks alone."""
+def find_nobs(hand: Sequence[Card], starter: Card) -> list[ScoreItem]:
+    """One for his nob: the jack of the starter's suit in the hand (a jack starter is never its own).
 
-    pair_getters: tuple
-    run_getters: tuple
-    run_length: int
-    points: int
-    # Announcement phrases with their points: pairs outside any run, then the run with its pairs.
-    phrases: tuple[tuple[str, int], ...]
-    number: int
-    """Distinct per shape (< 256): part of the key of a made announcement."""
+    >>> find_nobs(parse_cards("JH 2C 4D 9S"), Card.parse("KH"))
+    [ScoreItem(kind='nobs', cards=(Card.parse('JH'),), points=1)]
+    """
+    return [ScoreItem("nobs", (card,), 1) for card in hand if card.rank == JACK and card.suit is starter.suit]
 
 
-_PAIR_PHRASES = {
-    (2,): "a pair", (3,): "a pair royal", (4,): "a double pair royal",
-    (2, 2): "two pairs", (3, 2): "a pair royal and a pair",
-}
+def his_heels_points(starter: Card) -> int:
+    """His heels: a jack turned as the starter is 2 for the dealer, apart from any hand's count.
+
+    >>> his_heels_points(Card.parse("JH")), his_heels_points(Card.parse("QH"))
+    (2, 0)
+    """
+    return 2 if starter.rank == JACK else 0
 
 
-def _run_phrase(length: int, multiples: tuple[int, ...]) -> str:
-    """'a run of three', 'a double run of four', 'a triple run', 'a double double run'."""
-    if not multiples:
-        return f"a run of {NUMBER_WORDS[length]}"
-    if multiples == (2,):
-        return f"a double run of {NUMBER_WORDS[length]}"
-    if multiples == (3,) and length == 3:
-        return "a triple run"
-    if multiples == (2, 2) and length == 3:
-        return "a double double run"
-    raise AssertionError(f"no name for a run of {length} with multiples {multiples}")  # pragma: no cover
-
-
-_shape_numbers = itertools.count()
-
-
-def _build_shape(gaps: tuple[int, ...]) -> _Shape | None:
-    groups: list[list[int]] = [[0]]
-    links: list[int] = []  # gap between group g and g + 1: 1 consecutive, 2 wider
-    for i, gap in enumerate(gaps, start=1):
-        if gap == 0:
-            groups[-1].append(i)
-        else:
-            links.append(gap)
-            groups.append([i])
-    if any(len(g) > 4 for g in groups):
-        return None  # five of a kind: not in one deck
-    pairs = [p for g in groups for p in itertools.combinations(g, 2)]
-    # The maximal stretch of groups joined by consecutive ranks; with 5 cards at most one has 3+.
-    run_groups: list[list[int]] = []
-    start = 0
-    for g in range(1, len(groups) + 1):
-        if g == len(groups) or links[g - 1] != 1:
-            if g - start >= 3:
-                run_groups = groups[start:g]
-            start = g
-    runs = list(itertools.product(*run_groups)) if run_groups else []
-    run_length = len(run_groups)
-    outside = tuple(sorted((len(g) for g in groups if len(g) > 1 and g not in run_groups), reverse=True))
-    inside = tuple(sorted((len(g) for g in run_groups if len(g) > 1), reverse=True))
-    phrases = []
-    if outside:
-        phrases.append((_PAIR_PHRASES[outside], sum(m * (m - 1) for m in outside)))  # C(m,2) pairs x 2
-    if runs:
-        phrases.append((_run_phrase(run_length, inside),
-                        len(runs) * run_length + sum(m * (m - 1) for m in inside)))
-    return _Shape(
-        pair_getters=tuple(_getter(p) for p in pairs),
-        run_getters=tuple(_getter(r) for r in runs),
-        run_length=run_length,
-        points=2 * len(pairs) + run_length * len(runs),
-        phrases=tuple(phrases),
-        number=next(_shape_numbers),
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _Layout:
-    """Combination index lists for n cards (the starter included), built once at import."""
-
-    pairs: tuple[tuple[int, int], ...]
-    pair_getters: tuple  # the pairs, lexicographic
-    # (n-2)-card subsets as complements of pairs, lexicographic: (pair number, getter).
-    pair_complements: tuple
-    # (n-1)-card subsets as complements of single cards, lexicographic: (position, getter).
-    single_complements: tuple
-    everything: object
-    shapes: dict
-
-
-def _build_layout(n: int) -> _Layout:
-    positions = range(n)
-    pairs = tuple(itertools.combinations(positions, 2))
-    pair_complements: tuple = ()
-    if n - 2 > 2:  # with 4 cards the complement of a pair is a pair, already counted
-        complements = sorted(
-            ((tuple(i for i in positions if i not in p), k) for k, p in enumerate(pairs))
-        )
-        pair_complements = tuple((k, _getter(c)) for c, k in complements)
-    single_complements = tuple(
-        (i, _getter(tuple(j for j in positions if j != i))) for i in reversed(positions)
-    )
-    by_gaps = {}
-    for gaps in itertools.product((0, 1, 2), repeat=n - 1):
-        shape = _build_shape(gaps)
-        if shape is not None:
-            by_gaps[gaps] = shape
-    # Keyed by the raw rank differences of sorted cards (at most 1,820 of them), so a
-    # lookup needs no classifying; every key shares one of the few shapes above.
-    shapes = {}
-    for diffs in itertools.product(range(13), repeat=n - 1):
-        if sum(diffs) <= KING - ACE and tuple(min(d, 2) for d in diffs) in by_gaps:
-            shapes[diffs] = by_gaps[tuple(min(d, 2) for d in diffs)]
-    return _Layout(
-        pairs=pairs,
-        pair_getters=tuple(_getter(p) for p in pairs),
-        pair_complements=pair_complements,
-        single_complements=single_complements,
-        everything=_getter(tuple(positions)),
-        shapes=shapes,
-    )
-
-
-_LAYOUTS: dict[int, _Layout] = {4: _build_layout(4), 5: _build_layout(5)}
-_SHAPES5 = _LAYOUTS[5].shapes
-# The hand, sorted, out of the sorted cards: all but the starter's position.
-_WITHOUT = {n: [_getter([j for j in range(n) if j != i]) for i in range(n)] for n in (4, 5)}
-_JACK_CLUBS = Card(JACK, SUITS[0]).index
-
-# A frozen dataclass's __init__ pays object.__setattr__ per field; the hot path fills
-# the slots directly (same objects, same equality, about twice as fast).
-_new = object.__new__
-_set_kind = ScoreItem.kind.__set__  # type: ignore[attr-defined]
-_set_cards = ScoreItem.cards.__set__  # type: ignore[attr-defined]
-_set_points = ScoreItem.points.__set__  # type: ignore[attr-defined]
-(_set_hand, _set_starter, _set_crib, _set_items, _set_total, _set_his_heels,
- _set_announcement) = (getattr(Show, name).__set__ for name in Show.__slots__)
-
-
-def _item(kind: ItemKind, cards: tuple[Card, ...], points: int) -> ScoreItem:
-    item = _new(ScoreItem)
-    _set_kind(item, kind)
-    _set_cards(item, cards)
-    _set_points(item, points)
-    return item
-
-
-# --------------------------------------------------------------------------- scoring
-
-
-def _coerce_card(card: Card | str) -> Card:
-    if isinstance(card, Card):
-        return card
-    if isinstance(card, str):
-        return Card.parse(card)
-    raise InvalidHandError(f"{card!r} is not a card")
-
-
-def _coerce_hand(hand: Iterable[Card | str] | str) -> tuple[Card, ...]:
-    if isinstance(hand, str):
-        return parse_cards(hand)
-    try:
-        cards = tuple(hand)
-    except TypeError:
-        raise InvalidHandError(f"{hand!r} is not a list of cards") from None
-    return tuple(_coerce_card(c) for c in cards)
-
-
-def _problem(hand: tuple[Card, ...], starter: Card, size: int, crib: bool, five_card: bool) -> str:
-    """Explain why hand + starter cannot be shown (only called when something is wrong)."""
-    what = "crib" if crib else ("five-card cribbage hand" if five_card else "hand")
-    if len(hand) != size:
-        shown = " ".join(map(str, hand)) or "nothing"
-        return f"a {what} has {size} cards besides the starter, got {len(hand)}: {shown}"
-    seen: set[Card] = set()
-    for card in hand:
-        if card in seen:
-            return f"{card} is in the {what} twice: a deck holds each card once"
-        seen.add(card)
-    if starter in seen:
-        return f"the starter {starter} is also in the {what}"
-    raise AssertionError("no problem found")  # pragma: no cover
+# --------------------------------------------------------------------------- counting a hand
 
 
 def score_show(
@@ -380,183 +275,147 @@ def score_show(
     ...
     scorer.show.InvalidHandError: the starter 5H is also in the hand
     """
-    if type(hand) is not tuple:
-        hand = tuple(hand) if type(hand) is list else _coerce_hand(hand)
-    if type(starter) is not Card:
-        starter = _coerce_card(starter)
-    size = 3 if five_card and not crib else 4
-    starter_key = starter._index
+    cards = _coerce_hand(hand)
+    starter = _coerce_card(starter)
+    _check(cards, starter, hand_size(crib=crib, five_card=five_card), crib=crib, five_card=five_card)
+    hand = tuple(sorted(cards, key=_INDEX))
+    everything = sorted((*hand, starter), key=_INDEX)
+    fifteens, pairs, runs = find_fifteens(everything), find_pairs(everything), find_runs(everything)
+    flush, nobs = find_flush(hand, starter, crib=crib), find_nobs(hand, starter)
+    items = (*fifteens, *pairs, *runs, *flush, *nobs)
+    total = sum(item.points for item in items)
+    spoken = announce(fifteens, pairs, runs, flush, nobs)
+    return Show(hand, starter, crib, items, total, his_heels_points(starter), spoken)
+
+
+_INDEX = attrgetter("index")
+"""Sort key: a card's index orders by rank, then suit, without the comparison methods' overhead."""
+
+
+def _coerce_card(card: Card | str) -> Card:
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        return Card.parse(card)
+    raise InvalidHandError(f"{card!r} is not a card")
+
+
+def _coerce_hand(hand: Iterable[Card | str] | str) -> tuple[Card, ...]:
+    if isinstance(hand, str):
+        return parse_cards(hand)
     try:
-        if len(hand) == 4:
-            h0, h1, h2, h3 = hand
-            keys = [h0._index, h1._index, h2._index, h3._index, starter_key]
-        else:
-            keys = [c._index for c in hand]
-            keys.append(starter_key)
-    except AttributeError:  # not Card objects: parse them, or say what is wrong
-        hand = _coerce_hand(hand)
-        keys = [c._index for c in hand]
-        keys.append(starter_key)
-    n = len(keys)
-    if n != size + 1:
-        raise InvalidHandError(_problem(hand, starter, size, crib, five_card))
-    keys.sort()
-    deck = FULL_DECK
-
-    if n == 5:
-        # The common case, unrolled: locals are several times faster than loops here.
-        k0, k1, k2, k3, k4 = keys
-        if not k0 < k1 < k2 < k3 < k4:
-            raise InvalidHandError(_problem(hand, starter, size, crib, five_card))
-        cards = c0, c1, c2, c3, c4 = deck[k0], deck[k1], deck[k2], deck[k3], deck[k4]
-        v0, v1, v2, v3, v4 = _VALUE[k0], _VALUE[k1], _VALUE[k2], _VALUE[k3], _VALUE[k4]
-        # Fifteens: a subset sums to 15 exactly when its complement sums to (total - 15),
-        # so ten pair sums answer the 2-card and, as complements, the 3-card questions,
-        # and single values the 4-card one. Values ascend, so the top pair bounds them.
-        fifteens = []
-        found = fifteens.append
-        s01, s02, s03, s04 = v0 + v1, v0 + v2, v0 + v3, v0 + v4
-        s12, s13, s14, s23, s24, s34 = v1 + v2, v1 + v3, v1 + v4, v2 + v3, v2 + v4, v3 + v4
-        if s34 >= 15:
-            if s01 == 15: found((c0, c1))  # noqa: E701 (a table reads best one per line)
-            if s02 == 15: found((c0, c2))  # noqa: E701
-            if s03 == 15: found((c0, c3))  # noqa: E701
-            if s04 == 15: found((c0, c4))  # noqa: E701
-            if s12 == 15: found((c1, c2))  # noqa: E701
-            if s13 == 15: found((c1, c3))  # noqa: E701
-            if s14 == 15: found((c1, c4))  # noqa: E701
-            if s23 == 15: found((c2, c3))  # noqa: E701
-            if s24 == 15: found((c2, c4))  # noqa: E701
-            if s34 == 15: found((c3, c4))  # noqa: E701
-        rest = s01 + v2 + s34 - 15
-        if rest == 0:
-            found(cards)
-        elif rest > 0:
-            if s01 <= rest <= s34:  # three cards, lexicographic: complement pairs in reverse
-                if s34 == rest: found((c0, c1, c2))  # noqa: E701
-                if s24 == rest: found((c0, c1, c3))  # noqa: E701
-                if s23 == rest: found((c0, c1, c4))  # noqa: E701
-                if s14 == rest: found((c0, c2, c3))  # noqa: E701
-                if s13 == rest: found((c0, c2, c4))  # noqa: E701
-                if s12 == rest: found((c0, c3, c4))  # noqa: E701
-                if s04 == rest: found((c1, c2, c3))  # noqa: E701
-                if s03 == rest: found((c1, c2, c4))  # noqa: E701
-                if s02 == rest: found((c1, c3, c4))  # noqa: E701
-                if s01 == rest: found((c2, c3, c4))  # noqa: E701
-            if rest <= v4:  # four cards, lexicographic: complement single in reverse
-                if v4 == rest: found((c0, c1, c2, c3))  # noqa: E701
-                if v3 == rest: found((c0, c1, c2, c4))  # noqa: E701
-                if v2 == rest: found((c0, c1, c3, c4))  # noqa: E701
-                if v1 == rest: found((c0, c2, c3, c4))  # noqa: E701
-                if v0 == rest: found((c1, c2, c3, c4))  # noqa: E701
-        shape = _SHAPES5[(k1 >> 2) - (k0 >> 2), (k2 >> 2) - (k1 >> 2),
-                         (k3 >> 2) - (k2 >> 2), (k4 >> 2) - (k3 >> 2)]
-    else:
-        if len(set(keys)) != n:
-            raise InvalidHandError(_problem(hand, starter, size, crib, five_card))
-        cards = tuple([deck[k] for k in keys])
-        fifteens = _fifteens(cards, [_VALUE[k] for k in keys])
-        ranks = [_RANK0[k] for k in keys]
-        shape = _LAYOUTS[n].shapes[tuple([b - a for a, b in zip(ranks, ranks[1:])])]
-
-    items = []
-    append = items.append
-    for combo in fifteens:
-        item = _new(ScoreItem)
-        _set_kind(item, "fifteen")
-        _set_cards(item, combo)
-        _set_points(item, 2)
-        append(item)
-    total = 2 * len(fifteens)
-    if shape.points:
-        # Pairs and runs: the differences between neighbouring sorted ranks fix their positions.
-        for get in shape.pair_getters:
-            item = _new(ScoreItem)
-            _set_kind(item, "pair")
-            _set_cards(item, get(cards))
-            _set_points(item, 2)
-            append(item)
-        length = shape.run_length
-        for get in shape.run_getters:
-            item = _new(ScoreItem)
-            _set_kind(item, "run")
-            _set_cards(item, get(cards))
-            _set_points(item, length)
-            append(item)
-        total += shape.points
-
-    sorted_hand = _WITHOUT[n][keys.index(starter_key)](cards)
-    flush = 0
-    suit = sorted_hand[0].suit
-    for card in sorted_hand:
-        if card.suit is not suit:
-            break
-    else:
-        flush = flush_points(size, True, starter.suit is suit, crib=crib)
-        if flush:
-            append(_item("flush", cards if flush > size else sorted_hand, flush))
-            total += flush
-    # Nobs: the jack of the starter's suit in the hand; a jack starter is never its own nobs.
-    nobs_key = _JACK_CLUBS + (starter_key & 3)
-    nobs = 0
-    if nobs_key != starter_key and nobs_key in keys:
-        append(_item("nobs", (deck[nobs_key],), 1))
-        nobs = 1
-        total += 1
-
-    show = _new(Show)
-    _set_hand(show, sorted_hand)
-    _set_starter(show, starter)
-    _set_crib(show, crib)
-    _set_items(show, tuple(items))
-    _set_total(show, total)
-    _set_his_heels(show, 2 if starter.rank == JACK else 0)
-    said = (len(fifteens) << 12) | (shape.number << 4) | (flush << 1) | nobs
-    announcement = _ANNOUNCEMENTS.get(said)
-    if announcement is None:
-        announcement = _ANNOUNCEMENTS[said] = _say(len(fifteens), shape, flush, nobs)
-    _set_announcement(show, announcement)
-    return show
+        cards = tuple(hand)
+    except TypeError:
+        raise InvalidHandError(f"{hand!r} is not a list of cards") from None
+    return tuple(_coerce_card(c) for c in cards)
 
 
-def _fifteens(cards: tuple[Card, ...], values: list[int]) -> list[tuple[Card, ...]]:
-    """Every 2..n-card combination summing to 15, for any n (the 4-card path; tests check 5 against the unrolled one)."""
-    layout = _LAYOUTS[len(cards)]
-    pair_sums = [values[i] + values[j] for i, j in layout.pairs]
-    found = [get(cards) for s, get in zip(pair_sums, layout.pair_getters) if s == 15]
-    rest = sum(values) - 15
-    if rest > 0:
-        found += [get(cards) for k, get in layout.pair_complements if pair_sums[k] == rest]
-        found += [get(cards) for i, get in layout.single_complements if values[i] == rest]
-    elif rest == 0:
-        found.append(layout.everything(cards))
-    return found
+def _check(hand: tuple[Card, ...], starter: Card, size: int, *, crib: bool, five_card: bool) -> None:
+    """Raise :class:`InvalidHandError` unless ``hand`` is ``size`` distinct cards without the starter."""
+    if len(hand) == size and len({card.index for card in (*hand, starter)}) == size + 1:
+        return
+    what = "crib" if crib else ("five-card cribbage hand" if five_card else "hand")
+    if len(hand) != size:
+        shown = " ".join(map(str, hand)) or "nothing"
+        raise InvalidHandError(f"a {what} has {size} cards besides the starter, got {len(hand)}: {shown}")
+    seen: set[Card] = set()
+    for card in hand:
+        if card in seen:
+            raise InvalidHandError(f"{card} is in the {what} twice: a deck holds each card once")
+        seen.add(card)
+    raise InvalidHandError(f"the starter {starter} is also in the {what}")
 
 
-# Sentences already made, keyed by fifteens, shape number, flush and nobs packed in an
-# int: a sentence depends on nothing else, so there are a few thousand at most.
-_ANNOUNCEMENTS: dict[int, str] = {}
+# --------------------------------------------------------------------------- the spoken count
+
+NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three "
+    "twenty-four twenty-five twenty-six twenty-seven twenty-eight twenty-nine thirty"
+).split()
+"""Numbers as they are said in a count, zero to thirty."""
+ZERO_ANNOUNCEMENT = "Nineteen (no score)"
+"""What a hand of 0 is called: 19 is impossible, so "nineteen" means nothing."""
+
+_PAIR_PHRASES = {
+    (2,): "a pair", (3,): "a pair royal", (4,): "a double pair royal",
+    (2, 2): "two pairs", (3, 2): "a pair royal and a pair",
+}
+# Cards of one rank from the pairs they make: 1 pair is 2 cards, 3 pairs 3, 6 pairs 4.
+_CARDS_FROM_PAIRS = {1: 2, 3: 3, 6: 4}
 
 
-def _say(fifteens: int, shape: _Shape, flush: int, nobs: int) -> str:
-    """The spoken count: fifteens, then pairs, runs (a double run names its pair), flush, nobs."""
-    words = list(_FIFTEEN_SAYINGS[:fifteens])
-    running = 2 * fifteens
-    phrases = list(shape.phrases)
+def announce(
+    fifteens: Sequence[ScoreItem],
+    pairs: Sequence[ScoreItem],
+    runs: Sequence[ScoreItem],
+    flush: Sequence[ScoreItem],
+    nobs: Sequence[ScoreItem],
+) -> str:
+    """The spoken count from each rule's items: fifteens, pairs, runs (a double run names its pair),
+    flush, nobs.
+
+    >>> cards = parse_cards("3H 4C 5D KH KS")
+    >>> announce(find_fifteens(cards), find_pairs(cards), find_runs(cards), [], [])
+    'Fifteen two, fifteen four, a pair makes six, and a run of three is nine'
+    """
+    pairs_by_rank: dict[int, int] = {}
+    for pair in pairs:
+        rank = pair.cards[0].rank
+        pairs_by_rank[rank] = pairs_by_rank.get(rank, 0) + 1
+    run_ranks = {card.rank for card in runs[0].cards} if runs else set()
+    # How many cards each set of one rank holds, apart from the run and within it.
+    sets = {rank: _CARDS_FROM_PAIRS[count] for rank, count in pairs_by_rank.items()}
+    outside = sorted((m for rank, m in sets.items() if rank not in run_ranks), reverse=True)
+    inside = sorted((m for rank, m in sets.items() if rank in run_ranks), reverse=True)
+    run_length = runs[0].points if runs else 0
+    flush_total = flush[0].points if flush else 0
+    return _say(len(fifteens), tuple(outside), run_length, len(runs), tuple(inside), flush_total, len(nobs))
+
+
+def _run_phrase(length: int, multiples: tuple[int, ...]) -> str:
+    """'a run of three', 'a double run of four', 'a triple run', 'a double double run'."""
+    if not multiples:
+        return f"a run of {NUMBER_WORDS[length]}"
+    if multiples == (2,):
+        return f"a double run of {NUMBER_WORDS[length]}"
+    if multiples == (3,) and length == 3:
+        return "a triple run"
+    if multiples == (2, 2) and length == 3:
+        return "a double double run"
+    raise AssertionError(f"no name for a run of {length} with multiples {multiples}")  # pragma: no cover
+
+
+def _pair_points(sets: tuple[int, ...]) -> int:
+    """Points of the pairs in sets of one rank: C(m, 2) pairs of 2 points each, so m(m - 1)."""
+    return sum(m * (m - 1) for m in sets)
+
+
+@functools.cache
+def _say(fifteens: int, outside: tuple[int, ...], run_length: int, runs: int, inside: tuple[int, ...],
+         flush: int, nobs: int) -> str:
+    """The sentence for a count's shape; cached, since there are a few thousand shapes at most.
+
+    ``outside`` and ``inside`` are the sizes of the sets of one rank outside and inside the run.
+    """
+    words = [f"fifteen {NUMBER_WORDS[2 * k]}" for k in range(1, fifteens + 1)]
+    phrases: list[tuple[str, int]] = []
+    if outside:
+        phrases.append((_PAIR_PHRASES[outside], _pair_points(outside)))
+    if runs:
+        phrases.append((_run_phrase(run_length, inside), runs * run_length + _pair_points(inside)))
     if flush:
         phrases.append((f"a flush for {NUMBER_WORDS[flush]}", flush))
     if nobs:
-        phrases.append(("one for his nobs", 1))
+        phrases.append(("one for his nobs", nobs))
     if not words and not phrases:
         return ZERO_ANNOUNCEMENT
-    last = len(phrases) - 1
+    running = 2 * fifteens
     for i, (phrase, points) in enumerate(phrases):
         running += points
-        if i < last:
+        if i < len(phrases) - 1:
             words.append(f"{phrase} makes {NUMBER_WORDS[running]}")
-        elif words:
-            words.append(f"and {phrase} is {NUMBER_WORDS[running]}")
         else:
-            words.append(f"{phrase} is {NUMBER_WORDS[running]}")
+            words.append(f"{'and ' if words else ''}{phrase} is {NUMBER_WORDS[running]}")
     text = ", ".join(words)
     return text[0].upper() + text[1:]

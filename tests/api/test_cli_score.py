@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from scorer.reference import reference_count
+from show_reference import reference_count
 
 from api.cli import main
 from scorer.cards import FULL_DECK

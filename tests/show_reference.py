@@ -1,10 +1,10 @@
 """A plain reference counter for the show, written naively on purpose: the rules read literally.
 
-:mod:`scorer.show` counts with precomputed shapes for speed; a property test holds its totals to
-this one on every deal hypothesis tries. It shares nothing with scorer/show.py but the Card type:
-it walks every subset of the five cards (bit masks), adds up fifteens and pairs directly from the
-rules, and counts a run for every subset of 3+ cards with distinct consecutive ranks that no larger
-such subset contains (the rules' "maximal" run, read literally).
+The tests hold :func:`scorer.show.score_show`'s totals to this one on every deal hypothesis tries.
+It shares nothing with scorer/show.py but the Card type: it walks every subset of the five cards
+(bit masks), adds up fifteens and pairs directly from the rules, and counts a run for every subset
+of 3+ cards with distinct consecutive ranks that no larger such subset contains (the rules'
+"maximal" run, read literally).
 """
 
 from __future__ import annotations

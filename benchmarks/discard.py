@@ -1,6 +1,6 @@
 """Times the discard advisor: the whole ranking with the exact weighted crib, over random deals.
 
-``python -m scorer.discard_bench`` ranks random deals for both seats with the shipped opponent
+``python -m benchmarks.discard`` ranks random deals for both seats with the shipped opponent
 model (every choice's hand over every starter, crib over every starter and every weighted throw
 of the others, and the reasons) and prints the median and 90th percentile per ranking against
 the 0.3 s target, for two players and, with ``--players 2 3 4``, the others too.
@@ -42,7 +42,7 @@ def time_rankings(players: int, seat: str, deals: int, seed: int) -> list[float]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scorer.discard_bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.discard", description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100, help="random deals per seat (default 100)")
     parser.add_argument("--players", type=int, nargs="+", choices=(2, 3, 4), default=[2])
     parser.add_argument("--seed", type=int, default=71)
@@ -55,8 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             seconds = time_rankings(players, seat, args.deals, args.seed)
             median, p90 = _percentile(seconds, 0.5), _percentile(seconds, 0.9)
             verdict = "within" if median <= TARGET_S else "OVER"
-            print(f"{players} players, {seat:<6}: {len(seconds)} deals, median {median:.4f} s, p90 {p90:.4f} s, "
-                  f"max {max(seconds):.4f} s ({verdict} the {TARGET_S} s target)")
+            print(f"{players} players, {seat:<6}: {len(seconds)} deals, median {median:.4f} s, "
+                  f"p90 {p90:.4f} s, max {max(seconds):.4f} s ({verdict} the {TARGET_S} s target)")
     return 0
 
 

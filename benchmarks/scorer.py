@@ -1,11 +1,12 @@
 """The exhaustive benchmark: every hand + starter deal, checked against the published tables.
 
-``python -m scorer.bench`` counts all 12,994,800 deals (every 4-card hand with
+``python -m benchmarks.scorer`` counts all 12,994,800 deals (every 4-card hand with
 each of the 48 other cards as the starter) as a hand and as a crib through
 :func:`scorer.bulk.score_totals`, compares both score histograms with the tables
 published in RULES.md (kept below as data, like a chess perft), prints seconds per
 mode, and times single :func:`scorer.show.score_show` calls against the
-``cribbage-scorer`` package (a dev-only comparison) on the same random deals.
+``cribbage-scorer`` package (a dev-only comparison) on the same random deals:
+the readable rules must stay no slower than it.
 Exits 1 when a histogram differs from its table.
 
 Every deal is one 5-card set plus the choice of which of its cards is the starter,
@@ -142,10 +143,11 @@ def _time_calls(run: Callable[[Sequence], None], part: Sequence) -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scorer.bench", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.scorer", description=__doc__.split("\n")[0])
     parser.add_argument("--calls", type=int, default=50_000,
                         help="random deals for the single-call comparison (default 50000; 0 skips it)")
-    parser.add_argument("--repeats", type=int, default=5, help="timed runs of each chunk per library, fastest kept (default 5)")
+    parser.add_argument("--repeats", type=int, default=5,
+                        help="timed runs of each chunk per library, fastest kept (default 5)")
     args = parser.parse_args(argv)
 
     ok = True
@@ -160,14 +162,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{mode}: {sum(counts):,} deals in {seconds:.2f} s, mean {mean:.4f} "
               f"(published {PUBLISHED_MEANS[mode]}), table {'matches' if match else 'DIFFERS'}")
         if not match:
-            for score, (got, want) in enumerate(zip(counts, published)):
+            for score, (got, want) in enumerate(zip(counts, published, strict=True)):
                 if got != want:
                     print(f"  score {score}: counted {got}, published {want}")
 
     if args.calls > 0:
         deals = random_deals(args.calls)
         rates = calls_per_second(deals, args.repeats)
-        print(f"score_show: {rates['cribcount']:,.0f} calls/s ({args.calls:,} random deals, fastest of {args.repeats} per chunk)")
+        print(f"score_show: {rates['cribcount']:,.0f} calls/s "
+              f"({args.calls:,} random deals, fastest of {args.repeats} per chunk)")
         if "cribbage-scorer" in rates:
             theirs = rates["cribbage-scorer"]
             print(f"cribbage-scorer 0.2.5 show_calc_score: {theirs:,.0f} calls/s; "

@@ -1,0 +1,1 @@
+"""Benchmarks of the runtime, run as ``python -m benchmarks.NAME``: timings and exhaustive checks."""
