@@ -3,7 +3,7 @@
 Each is a few bytes to a few MB in memory (nothing written to disk): a header claiming a huge image
 over a tiny body, or a valid small photo padded the way the probes padded theirs. ``HOSTILE`` maps a
 name to (bytes, HTTP status, a regex the reason must match); the API, CLI and decoder tests and
-``scripts/hostile.py`` all use it.
+``benchmarks/hostile.py`` all use it.
 """
 
 from __future__ import annotations

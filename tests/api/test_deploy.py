@@ -20,8 +20,8 @@ import psutil
 import pytest
 from support import ROOT, free_port, load_samples, real_models_reason
 
-sys.path.insert(0, str(ROOT / "scripts"))
-from loadgen import stop_group  # noqa: E402
+sys.path.insert(0, str(ROOT))
+from benchmarks.loadgen import stop_group  # noqa: E402
 
 DEPLOY = ROOT / "docs" / "deploy.md"
 

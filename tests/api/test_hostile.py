@@ -2,7 +2,7 @@
 stays up; a photo that hangs or eats memory costs one worker its limit; slow uploads are dropped.
 
 Photos go through the real photo worker processes (``photo_workers=1``) with the recognizer double,
-pickled to the worker; the precise times and memory are printed by ``scripts/hostile.py``: here
+pickled to the worker; the precise times and memory are printed by ``benchmarks/hostile.py``: here
 the bounds are generous (the machine is shared).
 """
 
@@ -65,7 +65,7 @@ def test_four_hostile_files_at_once_cost_little_time_and_memory(url):
         answers = list(pool.map(lambda d: post(url, d), payloads))
     assert time.perf_counter() - t < 15
     assert [a.status_code for a in answers] == [HOSTILE[n][1] for n in names]
-    assert tree_rss_mb() - before < 500  # the issue's bound is 300 MB: scripts/hostile.py measures it
+    assert tree_rss_mb() - before < 500  # the issue's bound is 300 MB: benchmarks/hostile.py measures it
     assert health_ms(url) < 1000
 
 
@@ -135,7 +135,7 @@ def test_stalled_uploads_are_dropped_after_the_read_timeout_and_health_answers_m
         codes = [answer(s, 15) for s in socks]
         assert sorted(set(codes)) == [408, 503]  # 4 admitted and timed out, the rest refused busy
         assert codes.count(408) == settings.photo_capacity
-        assert max(during) < 1000  # the issue's bound is 50 ms p99: scripts/hostile.py prints it
+        assert max(during) < 1000  # the issue's bound is 50 ms p99: benchmarks/hostile.py prints it
         assert tree_rss_mb() - before < 300
         res = post(base, show_photo().jpeg)
         assert res.status_code == 422  # taken again (the double knows no photo: no cards)

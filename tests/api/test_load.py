@@ -1,6 +1,6 @@
 """Under load the service answers or says "busy", never anything else, and stays live.
 
-A short run of the load generator behind ``scripts/bench_api.py --load`` (``scripts/loadgen.py``)
+A short run of the load generator behind ``python -m benchmarks.api --load`` (``benchmarks/loadgen.py``)
 against a server whose one photo worker takes 0.2 s a photo (the recognizer double, slowed): more
 clients than it takes get clean 503s with Retry-After, and /api/health answers meanwhile. The
 figures for the real models are the script's to print; the bounds here are generous.
@@ -19,8 +19,8 @@ from api.admission import Admission
 from api.main import create_app
 from api.settings import Settings
 
-sys.path.insert(0, str(ROOT / "scripts"))
-from loadgen import health_under_uploads, run_level, serve
+sys.path.insert(0, str(ROOT))
+from benchmarks.loadgen import health_under_uploads, run_level, serve
 
 
 def test_admission_takes_what_the_workers_answer_within_the_target():

@@ -3,7 +3,7 @@
 Small valid photos of every accepted format (and a progressive JPEG) are cut, overwritten, padded
 and spliced by hypothesis; random bytes behind each format's magic reach each header parser. What
 comes back is either a colour photo of a sane size or :class:`ImageError` with a reason: no other
-exception, no hang (each example is bounded generously; the precise times are scripts/hostile.py's).
+exception, no hang (each example is bounded generously; the precise times are benchmarks/hostile.py's).
 """
 
 from __future__ import annotations

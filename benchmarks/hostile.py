@@ -1,6 +1,6 @@
 """Issue 70's hostile inputs against a real server: status, reason, time and the server's extra memory.
 
-    .venv/bin/python scripts/hostile.py [--models DIR] [--stalled 40]
+    .venv/bin/python -m benchmarks.hostile [--models DIR] [--stalled 40]
 
 The server runs as in production (``cribcount serve``, its own process and photo workers, on
 loopback, with a 5 s upload timeout so the stalled uploads are dropped within the run). Each file
@@ -24,11 +24,11 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "scripts"), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # tests/bombs.py: the hostile files, shared with the tests
 
 from bombs import HOSTILE
-from loadgen import serve
 
+from benchmarks.loadgen import serve
 from vision.config import MODELS_DIR
 
 _PROBE = httpx.Client(timeout=120)  # one client: building one (a TLS context) costs ~50 ms of its own

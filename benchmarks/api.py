@@ -1,7 +1,7 @@
 """Latency of POST /api/count on a 12-megapixel photo, through a real uvicorn server; and under load.
 
-    .venv/bin/python scripts/bench_api.py [--photo PHOTO.jpg] [--runs 30] [--models DIR]
-    .venv/bin/python scripts/bench_api.py --load [--clients 1,4,8,16] [--seconds 15] [--workers 1]
+    .venv/bin/python -m benchmarks.api [--photo PHOTO.jpg] [--runs 30] [--models DIR]
+    .venv/bin/python -m benchmarks.api --load [--clients 1,4,8,16] [--seconds 15] [--workers 1]
 
 ``--load`` runs the server as in production (``cribcount serve``, a process of its own with its
 photo workers, on loopback) and drives it with 1, 4, 8 and 16 clients, each posting the photo
@@ -15,7 +15,7 @@ at start-up as in production) and an HTTP client uploads the photo as a phone
 would: multipart, over a socket. Each request is timed end to end; the decode
 and recognize stages are also timed on their own, to show where the time goes.
 Without ``--photo`` the photo is made from ``sample_images/`` (upscaled to
-4000x3000 with sensor-like noise, as ``vision.bench`` does) or, when there are
+4000x3000 with sensor-like noise, as ``benchmarks.vision`` does) or, when there are
 no samples yet, drawn: white cards on green felt. Prints median and p90 ms;
 never asserts (the machine is shared and noisy).
 """
@@ -39,13 +39,11 @@ import uvicorn
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from loadgen import health_under_uploads, run_level, serve
 
 from api.main import create_app
 from api.settings import Settings
-from vision.bench import make_12mp_jpeg, percentile
+from benchmarks.loadgen import health_under_uploads, run_level, serve
+from benchmarks.vision import make_12mp_jpeg, percentile
 from vision.image_io import decode_photo
 from vision.recognizer import MODELS_DIR, Recognizer
 from vision.starter import show_in_view

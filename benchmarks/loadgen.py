@@ -1,4 +1,4 @@
-"""Load generation on loopback for scripts/bench_api.py --load and tests/api/test_load.py.
+"""Load generation on loopback for ``python -m benchmarks.api --load`` and tests/api/test_load.py.
 
 The server runs as in production, a process of its own (``cribcount serve``), so its memory is
 measured apart from the clients'; the clients are threads with an httpx client each. Everything is
