@@ -8,24 +8,31 @@ second test runs the real models on a sample photo.
 """
 
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
-from support import ROOT, FakeRecognizer, as_heic, live_server, load_samples, real_models_reason, show_photo, spread_photo
+from support import (
+    CHROMIUM,
+    ROOT,
+    FakeRecognizer,
+    as_heic,
+    chromium,
+    live_server,
+    load_samples,
+    real_models_reason,
+    show_photo,
+    spread_photo,
+)
 
 from api.main import create_app
 from api.settings import Settings
 from scorer.cards import Card
 
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
     pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)", allow_module_level=True)
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 OUT = ROOT / "test-output"
 # Records what the page asks the browser to say, instead of sounding it.
 SPEECH_SPY = """
@@ -37,10 +44,8 @@ window.speechSynthesis.cancel = () => {};
 
 @pytest.fixture(scope="module")
 def browser():
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +66,8 @@ def server(photos):
         fake.add(photo)
     for name, card, confidence in (("unsure", "JC", 0.66), ("six", "9D", 0.75)):  # one card read less surely
         photo = photos[1][name]
-        fake.scenes[photo.size] = photo.detections.with_(
-            confidence=np.array([confidence if c == Card.parse(card) else 0.99 for c in photo.detections.cards]))
+        read = [confidence if c == Card.parse(card) else 0.99 for c in photo.detections.cards]
+        fake.scenes[photo.size] = photo.detections.with_(confidence=np.array(read))
     with live_server(create_app(recognizer=fake)) as url:
         yield url
 
@@ -175,7 +180,8 @@ def test_a_sixth_card_set_aside_is_said(browser, server, photos):
     page.set_input_files("#photo", str(photos[0] / "six.jpg"))
     expect(page.locator(".chip")).to_have_count(5)
     expect(page.locator("#aside-note")).to_have_text(
-        "Set aside: 9♦ (75% sure), the least sure of 6 cards seen. If it is one of the show, tap the card it replaces.")
+        "Set aside: 9♦ (75% sure), the least sure of 6 cards seen. "
+        "If it is one of the show, tap the card it replaces.")
     page.set_input_files("#photo", str(photos[0] / "29.jpg"))
     expect(page.locator("#total")).to_have_text("29")
     expect(page.locator("#aside-note")).to_be_hidden()
@@ -208,6 +214,35 @@ def test_every_control_has_an_accessible_name(browser, server, photos):
         .filter(el => !(el.getAttribute('aria-label') || el.labels?.length || el.textContent.trim()))
         .map(el => el.outerHTML)""")
     assert unnamed == []
+    page.context.close()
+
+
+# Names the page's classic scripts once set on the global object, and the modules' exports now.
+SCRIPT_NAMES = ("RANKS", "SUITS", "state", "$", "face", "isRed", "spoken", "say", "postJson", "rescore",
+                "countPhoto", "startCount", "startViews", "pickCard", "make", "cardFace", "RequestError")
+
+
+def test_the_page_runs_with_no_console_error_and_sets_no_global(browser, server, photos):
+    expect = playwright.expect
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    errors = []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    own_names = "Object.getOwnPropertyNames(window)"
+    page.goto("about:blank")
+    blank = set(page.evaluate(own_names))
+
+    page.goto(server)
+    page.set_input_files("#photo", str(photos[0] / "29.jpg"))
+    expect(page.locator("#total")).to_have_text("29")
+    page.get_by_role("link", name="Discard").click()
+    expect(page.locator("#deal-ranks button")).to_have_count(13)
+    page.get_by_role("link", name="Practice").click()
+    expect(page.locator("#practice-cards .chip")).to_have_count(5)
+
+    assert errors == []
+    assert set(page.evaluate(own_names)) - blank == set()
+    assert [name for name in SCRIPT_NAMES if page.evaluate(f"typeof {name}") != "undefined"] == []
     page.context.close()
 
 

@@ -42,7 +42,8 @@ def screenshots(page, name: str) -> None:
     OUT.mkdir(exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
     # Two phone screens: the photo with the throw boxed, then the best choices.
-    page.screenshot(path=str(OUT / f"{name}-390.png"), full_page=True, clip={"x": 0, "y": 0, "width": 390, "height": 1688})
+    two_screens = {"x": 0, "y": 0, "width": 390, "height": 2 * 844}
+    page.screenshot(path=str(OUT / f"{name}-390.png"), full_page=True, clip=two_screens)
     page.set_viewport_size({"width": 1280, "height": 800})
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(OUT / f"{name}-1280.png"))
@@ -110,12 +111,14 @@ def test_cards_tapped_in_for_three_players_and_a_wrong_photo_says_what_it_saw(br
         page = phone(browser)
         page.goto(url + "#discard")
         page.get_by_label("Players").select_option("3")
-        for rank, suit in (("A", "clubs"), ("2", "hearts"), ("3", "spades"), ("7", "diamonds"), ("8", "clubs")):
+        dealt = (("A", "clubs"), ("2", "hearts"), ("3", "spades"), ("7", "diamonds"), ("8", "clubs"))
+        for rank, suit in dealt:
             page.locator("#deal-ranks button", has_text=rank).first.tap()
             page.get_by_role("button", name=suit).tap()
         expect(page.locator("#advice-list li")).to_have_count(5)
         page.set_input_files("#deal-photo", str(tmp_path / "four.jpg"))
-        expect(page.locator("#deal-status")).to_contain_text("expected the 5 dealt cards of a 3-player game, saw 4")
+        expect(page.locator("#deal-status")).to_contain_text(
+            "expected the 5 dealt cards of a 3-player game, saw 4")
         expect(page.locator("#deal-cards li")).to_have_count(4)
         page.context.close()
 
