@@ -30,7 +30,7 @@ from scorer.show import ScoreItem, Show, hand_size, score_show
 
 __all__ = [
     "CRIB", "DEALER", "DEALERS_PARTNER", "HIS_HEELS", "PONE", "PONES_PARTNER", "SECOND",
-    "CallError", "HouseRules", "MugginsCall", "Ruling", "RulingKind", "ShowOutcome", "TableCount",
+    "CallError", "HouseRules", "MugginsCall", "Role", "Ruling", "RulingKind", "ShowOutcome", "TableCount",
     "TableError", "opponents", "rule_claim", "rule_show", "score_table", "seats", "show_order",
     "side_of", "sides",
 ]
