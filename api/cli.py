@@ -1,5 +1,5 @@
-"""`cribcount`: the one console script (count, score, discard, practice, peg, eval, serve; synth runs
-in the lab).
+"""`cribcount`: the one console script (count, score, discard, practice, peg, eval, serve; synth is
+handed to the lab).
 
 One module of :mod:`api.commands` per group of subcommands, each registered with
 :func:`~api.commands.base.command`. Expected failures (bad cards, bad photos, illegal pegging)
@@ -29,7 +29,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="cribcount", description="Count cribbage hands, from typed cards or a photo.")
+    """Every subcommand's parser; each module of :mod:`api.commands` registered its own."""
+    parser = _Parser(prog="cribcount", description="Count cribbage hands from typed cards or a photo, "
+                                                   "choose the throw to the crib, score the play, and "
+                                                   "practise counting.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for register in COMMANDS:
         register(sub)
@@ -37,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; its exit status (0, or 2 with one line on stderr for an expected failure)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in LAB_COMMANDS:
         try:

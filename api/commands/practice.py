@@ -25,10 +25,12 @@ RECENT_MISSES = 5
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("practice", help="count dealt hands and see what you missed (teach mode)",
                        description="Deals a hand (or crib) and starter; type its count as a total or item "
-                                   "by item (" + HOW + "). Says what was right, missed and claimed wrongly, "
-                                   "keeps score and streak, and deals the kinds of hand you missed more often.")
+                                   "by item (" + HOW + "). Says what was right, missed and claimed "
+                                   "wrongly, keeps score and streak, and deals the kinds of hand you "
+                                   "missed more often.")
     p.add_argument("--seed", type=int, default=None, metavar="N", help="seed the deals, to repeat them")
-    p.add_argument("--rounds", type=_positive, default=None, metavar="N", help="stop after N hands (default: until q)")
+    p.add_argument("--rounds", type=_positive, default=None, metavar="N",
+                   help="stop after N hands (default: until q)")
     p.add_argument("--crib", action="store_true", help="deal cribs too (a 4-card flush scores nothing there)")
     p.add_argument("--level", choices=("easy", "mixed"), default="mixed",
                    help="easy: small hands, no flush or nobs until you miss one; mixed: any hand (default)")
@@ -68,7 +70,8 @@ class Tally:
     def summary(self) -> str:
         if not self.hands:
             return "No hands counted."
-        text = f"{self.hands} hand{'s' if self.hands != 1 else ''}: {self.right} right, best streak {self.best}"
+        hands = f"{self.hands} hand{'s' if self.hands != 1 else ''}"
+        text = f"{hands}: {self.right} right, best streak {self.best}"
         if self.missed:
             text += "; practise " + ", ".join(dict.fromkeys(self.missed))
         return text + "."
@@ -85,7 +88,8 @@ def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | Non
     while args.rounds is None or tally.hands < args.rounds:
         dealt = deal(rng, args.level, crib=args.crib, focus=tally.missed)
         what = "Crib" if dealt.crib else "Hand"
-        print(f"\n{what} {tally.hands + 1}: {' '.join(map(str, dealt.hand))}   starter {dealt.starter}", file=out)
+        cards = " ".join(map(str, dealt.hand))
+        print(f"\n{what} {tally.hands + 1}: {cards}   starter {dealt.starter}", file=out)
         while True:
             print("Your count> ", end="", file=out, flush=True)
             line = stdin.readline()
@@ -114,8 +118,8 @@ def _print_count(show, out: TextIO) -> None:
 
     print(f"  The count, {show.total}:", file=out)
     for item in show.items:
-        print(f"    {item.kind:<8} {' '.join(map(str, item.cards)):<15} {item.points:>2}  {explain(item, show)}",
-              file=out)
+        cards = " ".join(map(str, item.cards))
+        print(f"    {item.kind:<8} {cards:<15} {item.points:>2}  {explain(item, show)}", file=out)
     if not show.items:
         print("    nothing scores (\"nineteen\")", file=out)
     print(f"  {show.announcement}", file=out)

@@ -14,11 +14,13 @@ from api.commands.base import CliError, command
 def _register_serve(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run the HTTP API and the phone page (uvicorn)",
                        description="Serve the phone page at / and the API under /api (docs at /docs). "
-                                   "The models load once at start-up; without them /api/count answers 503.")
+                                   "The models load once at start-up; without them the photo routes "
+                                   "answer 503.")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the network in)")
     p.add_argument("--port", type=_port, default=8000, help="port, 1 to 65535 (default 8000)")
-    p.add_argument("--models", default=None, help="folder with detector.onnx and classifier.onnx (default: models/)")
+    p.add_argument("--models", default=None,
+                   help="folder with detector.onnx and classifier.onnx (default: the shipped models)")
     p.add_argument("--workers", type=_workers, default=1,
                    help="server processes (default 1: one already uses every core, through its photo worker "
                         "processes; more keep the service up if one fails; see docs/deploy.md)")
@@ -26,6 +28,7 @@ def _register_serve(sub: argparse._SubParsersAction) -> None:
 
 
 def _workers(text: str) -> int:
+    """``"2"`` -> 2 server processes; refused here with the range, not by uvicorn."""
     if not text.isdigit() or not 1 <= int(text) <= 64:
         raise argparse.ArgumentTypeError(f"a number of processes from 1 to 64, got {text!r}")
     return int(text)
@@ -48,7 +51,8 @@ def _run_serve(args: argparse.Namespace) -> int:
         with socket.create_server((args.host, args.port)):
             pass
     except OSError as exc:
-        why = "another server is there; choose another --port" if exc.errno == errno.EADDRINUSE else exc.strerror
+        busy = exc.errno == errno.EADDRINUSE
+        why = "another server is there; choose another --port" if busy else exc.strerror
         raise CliError(f"cannot listen on {args.host}:{args.port}: {why}") from None
     # The app is named, not handed over, so that each worker process builds its own (uvicorn starts
     # processes by import string); its settings come from the environment they inherit.
@@ -64,6 +68,10 @@ LAB_COMMANDS = {"synth": "render labelled synthetic photos of cribbage hands (th
 """Commands the lab package (``training/``) runs: handed to ``python -m training`` in a process of
 their own, so the runtime never imports the lab (git hands ``git foo`` to ``git-foo`` the same way)."""
 
+LAB_MODULES = ("cairosvg", "tqdm")
+"""What the lab's commands import beyond the runtime: the ``synth`` extra (the ``train`` extra has it)."""
+LAB_INSTALL = "pip install -e \".[synth]\" (or \".[train]\")"
+
 
 @command
 def _register_lab(sub: argparse._SubParsersAction) -> None:
@@ -72,11 +80,17 @@ def _register_lab(sub: argparse._SubParsersAction) -> None:
 
 
 def run_lab(argv: list[str]) -> int:
-    """``cribcount synth ARGS`` -> ``python -m training synth ARGS``, its exit status passed on."""
+    """``cribcount synth ARGS`` -> ``python -m training synth ARGS``, its exit status passed on.
+
+    A runtime install lacks the lab or its extra: that is one line saying how to install them, before
+    a process is started, where the lab's own import would end in a traceback."""
     import importlib.util
     import subprocess
 
     if importlib.util.find_spec("training") is None:
-        raise CliError(f"{argv[0]} needs the lab package (training/): run it from a checkout installed with "
-                       "pip install -e '.[synth]'")
+        raise CliError(f"{argv[0]} needs the lab package (training/): run it from a checkout installed "
+                       f"with {LAB_INSTALL}")
+    missing = [name for name in LAB_MODULES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise CliError(f"{argv[0]} needs the lab's extra ({', '.join(missing)} missing): {LAB_INSTALL}")
     return subprocess.call([sys.executable, "-m", "training", *argv])

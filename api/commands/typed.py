@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from api.commands.base import CliError, command
+
+if TYPE_CHECKING:  # imported when a command runs, not for `--help`
+    from scorer.muggins import ClaimVerdict
+    from scorer.show import Show
 
 
 @command
@@ -58,13 +63,15 @@ def _run_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_show(show, verdict) -> None:  # noqa: ANN001 - scorer types, imported lazily
-    """The human form of a show: each item with its cards and why it scores, totals, spoken count, claim."""
+def print_show(show: Show, verdict: ClaimVerdict | None) -> None:
+    """The human form of a show: each item with its cards and why it scores, totals, spoken count,
+    claim."""
     from scorer.reasons import explain
 
     print(f"{'Crib' if show.crib else 'Hand'} {' '.join(map(str, show.hand))}, starter {show.starter}")
     for item in show.items:
-        print(f"  {item.kind:<8} {' '.join(map(str, item.cards)):<15} {item.points:>2}  {explain(item, show)}")
+        cards = " ".join(map(str, item.cards))
+        print(f"  {item.kind:<8} {cards:<15} {item.points:>2}  {explain(item, show)}")
     if not show.items:
         print("  nothing scores")
     print(f"Total: {show.total}")

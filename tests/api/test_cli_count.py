@@ -7,12 +7,22 @@ import sys
 import cv2
 import numpy as np
 import pytest
-from support import FakeRecognizer, as_heic, draw_table, load_samples, real_models_reason, show_photo, spread_photo
+from support import (
+    FakeRecognizer,
+    as_heic,
+    draw_table,
+    load_samples,
+    real_models_reason,
+    show_photo,
+    spread_photo,
+)
 
 import api.commands.photo
-from scorer.cards import Card
-from vision.detections import Expected
 from api.cli import main
+from api.commands.photo import sheet_paths
+from scorer.cards import Card
+from vision.decode import LOCAL
+from vision.detections import Expected
 
 
 @pytest.fixture
@@ -49,7 +59,8 @@ def test_count_names_the_cards_to_check(tmp_path, fake, capsys):
     fake.scenes[photo.size] = photo.detections.with_(confidence=unsure)
     assert main(["count", path]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[1] == "Check 5S (60%): not sure of it; if one is wrong, count the cards typed: cribcount score HAND STARTER"
+    assert out[1] == ("Check 5S (60%): not sure of it; if one is wrong, count the cards typed: "
+                      "cribcount score HAND STARTER")
 
 
 def test_count_says_which_card_it_set_aside(tmp_path, fake, capsys):
@@ -214,3 +225,36 @@ def test_eval_prints_the_figures_of_a_labelled_folder(capsys):
 def test_eval_of_a_folder_without_labels_is_one_line_and_exit_2(tmp_path, capsys):
     assert main(["eval", str(tmp_path)]) == 2
     assert "no cards.csv" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["failures.txt", "no-such-folder/failures.jpg", "."])
+def test_an_eval_sheet_name_opencv_cannot_write_is_refused_before_any_photo_is_read(
+        tmp_path, csv_set, capsys, monkeypatch, name):
+    monkeypatch.setattr(api.commands.photo, "photo_recognizer",
+                        lambda models: pytest.fail("models loaded for a sheet that cannot be written"))
+    assert main(["eval", str(csv_set), "--sheet", str(tmp_path / name)]) == 2
+    err = capsys.readouterr().err
+    rule = "use a .jpg or .png name in an existing folder"
+    assert err == f"cribcount eval: error: --sheet {tmp_path / name}: {rule}\n"
+
+
+def test_eval_sheets_of_several_folders_are_numbered_and_none_made_for_a_run_without_sheet(tmp_path):
+    assert sheet_paths(str(tmp_path / "fail.jpg"), 2) == [tmp_path / "fail-0.jpg", tmp_path / "fail-1.jpg"]
+    assert sheet_paths(str(tmp_path / "fail.png"), 1) == [tmp_path / "fail.png"]
+    assert sheet_paths(None, 2) == [None, None]
+
+
+@pytest.mark.parametrize("command", ["count", "score", "discard", "practice", "peg", "eval", "serve"])
+def test_help_prints_a_percent_sign_once(command, capsys):
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0 and out.startswith(f"usage: cribcount {command}") and "%%" not in out
+
+
+def test_count_help_names_every_photo_format_read_and_the_limits_of_a_local_photo(capsys):
+    with pytest.raises(SystemExit):
+        main(["count", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "JPEG, PNG, WebP, HEIC or AVIF" in out
+    assert f"at most {LOCAL.bytes // 2**20} MB and {LOCAL.pixels // 10**6} megapixels" in out
