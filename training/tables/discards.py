@@ -4,11 +4,11 @@ A *static* average knows only the two thrown cards: the crib's exact expectation
 (:func:`scorer.crib_odds.crib_means`) with the other 50 cards unseen, the other player's pair
 weighed by the opponent model for their seat and the starter from the 48 left, averaged over the
 throw's suit combinations as a deck deals them (4 suited and 12 not, or 6 for a pair). The
-published tables (``scorer/data/published_discards.json``, with their sources) were measured
+published tables (``training/tables/published_discards.json``, with their sources) were measured
 differently: Schell's from expert play, Cribbage Pro's from games on its app, so each throw
 comes with the rest of a real hand; a gap remains whatever the model.
 
-``python -m scorer.discard_tables`` prints every throw side by side, then for each table the mean
+``python -m training.tables.discards`` prints every throw side by side, then for each table the mean
 absolute gap per throw under the shipped opponent model and under the uniform one.
 """
 
@@ -31,7 +31,7 @@ from scorer.opponent import OpponentModel, load_model
 
 EXIT_BROKEN_PIPE = 141
 """128 + SIGPIPE: what a shell reports for a tool stopped by a closed pipe."""
-PUBLISHED_PATH = Path(__file__).resolve().parent / "data" / "published_discards.json"
+PUBLISHED_PATH = Path(__file__).resolve().parent / "published_discards.json"
 
 
 @functools.cache
@@ -51,7 +51,8 @@ def static_crib_table(seat: str, model: OpponentModel) -> np.ndarray:
             else:
                 throws = [[low * 4, high * 4], [low * 4, high * 4 + 1]]  # suited, and not
                 weights = [4 / 16, 12 / 16]
-            values = [crib_means(np.array(t), np.array([t]), players=2, seat=seat, model=model)[0] for t in throws]
+            values = [crib_means(np.array(t), np.array([t]), players=2, seat=seat, model=model)[0]
+                      for t in throws]
             table[low, high] = table[high, low] = float(np.dot(weights, values))
     return table
 
@@ -74,7 +75,8 @@ def _upper(values: np.ndarray) -> np.ndarray:
 
 def gaps(models: Sequence[str] = ("table", "uniform")) -> tuple[list[Gap], dict[tuple[str, str], np.ndarray]]:
     """The gap of each model to each published table, and our static tables by (seat, model)."""
-    ours = {(seat, name): static_crib_table(seat, load_model(name)) for seat in ("dealer", "pone") for name in models}
+    ours = {(seat, name): static_crib_table(seat, load_model(name))
+            for seat in ("dealer", "pone") for name in models}
     found = []
     for key, entry in published().items():
         theirs = _upper(entry["values"])
@@ -98,7 +100,7 @@ def report(models: Sequence[str] = ("table", "uniform")) -> list[str]:
     for key in tables:
         header += f" {key:>20}" + "".join(f" {m:>8}" for m in models)
     lines.append(header)
-    for low, high in zip(*np.triu_indices(13)):
+    for low, high in zip(*np.triu_indices(13), strict=True):
         row = f"{_throw_name(low, high):<6}"
         for entry in tables.values():
             row += f" {entry['values'][low][high]:>20.2f}" + "".join(
@@ -111,20 +113,21 @@ def report(models: Sequence[str] = ("table", "uniform")) -> list[str]:
     lines.append("")
     for key, entry in tables.items():
         lines.append(f"{key}: {entry['title']}. Source: {entry['source']}. {entry['note']}")
-    lines.append("Ours are static (the thrower's other four cards unknown, all 50 cards unseen); the published "
-                 "figures come from real hands, where the kept cards change what the crib can make, so part of "
-                 "the gap is that difference, not the opponent model.")
+    lines.append("Ours are static (the thrower's other four cards unknown, all 50 cards unseen); the "
+                 "published figures come from real hands, where the kept cards change what the crib can "
+                 "make, so part of the gap is that difference, not the opponent model.")
     return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m scorer.discard_tables", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m training.tables.discards",
+                                     description=__doc__.splitlines()[0])
     parser.parse_args(argv)
     try:
         print("\n".join(report()))
         sys.stdout.flush()  # a closed pipe shows here, inside the try, not at interpreter exit
     except BrokenPipeError:
-        # `python -m scorer.discard_tables | head`: the reader closed the pipe. Stop quietly, as
+        # `python -m training.tables.discards | head`: the reader closed the pipe. Stop quietly, as
         # api/cli.py does; what is still buffered goes to /dev/null so the exit flush cannot fail again.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
