@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 COMMANDS = {
     "synth": ("training.synth.cli", "render labelled synthetic photos of cribbage hands"),
+    "recipe": ("training.recipe", "make a shipped model from nothing: detector, classifier, ..."),
     "eval": ("training.eval.cli", "measure the recognizer: settings, other models, photos made over"),
     "sweep": ("training.eval.sweep", "recognizer settings side by side, paired by photo"),
     "train-classifier": ("training.train.classifier", "fit a classifier (Ultralytics, torch)"),
@@ -35,7 +36,8 @@ COMMANDS = {
 def usage() -> str:
     width = max(map(len, COMMANDS))
     lines = [f"  {name:<{width}}  {about}" for name, (_, about) in COMMANDS.items()]
-    return "usage: python -m training COMMAND [ARGS]   (cribcount-lab COMMAND)\n\ncommands:\n" + "\n".join(lines)
+    head = "usage: python -m training COMMAND [ARGS]   (cribcount-lab COMMAND)\n\ncommands:\n"
+    return head + "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -39,8 +39,9 @@ import numpy as np
 from scorer.cards import Card
 from training.data import yolo
 from vision.detections import Detections
-from vision.inference import cut_square, square_crop_box
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+from vision.classify import cut_square, square_crop_box
+from vision.config import MODELS_DIR, RecognizerConfig
+from vision.pipeline import Recognizer
 
 HARVEST_SETTINGS = {"crop_margins": (0.2, 0.3), "square_input": True, "second_opinion_below": 0.97,
                     "second_opinion_turns": False, "large_photo_detector_size": None, "second_look_sizes": (),
@@ -67,13 +68,19 @@ def class_names(source_md: Path) -> dict[int, Card]:
     return names
 
 
-def set_class_names(photos: Path) -> dict[int, Card]:
-    """The set's class table: in its own SOURCE.md, or the one it points to (``../poker-cards-4/SOURCE.md``)."""
+def class_table(photos: Path) -> Path:
+    """The SOURCE.md that holds a set's class table: its own, or the one it points to
+    (``../poker-cards-4/SOURCE.md``)."""
     source = photos / "SOURCE.md"
     text = source.read_text()
     if not any(_CLASS_ROW.match(line) for line in text.splitlines()) and "../poker-cards-4/SOURCE.md" in text:
-        source = photos.parent / "poker-cards-4" / "SOURCE.md"
-    return class_names(source)
+        return photos.parent / "poker-cards-4" / "SOURCE.md"
+    return source
+
+
+def set_class_names(photos: Path) -> dict[int, Card]:
+    """The set's class table, by class id."""
+    return class_names(class_table(photos))
 
 
 def read_card_boxes(label: Path, size: tuple[int, int], names: dict[int, Card]) -> list[tuple[Card, np.ndarray]]:
