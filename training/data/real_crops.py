@@ -46,7 +46,7 @@ from vision.pipeline import Recognizer
 HARVEST_SETTINGS = {"crop_margins": (0.2, 0.3), "square_input": True, "second_opinion_below": 0.97,
                     "second_opinion_turns": False, "large_photo_detector_size": None, "second_look_sizes": (),
                     "nest_cover": 0.0, "white_percentile": None}
-"""How the recognizer read photos when ``scripts/retrain.sh`` harvested the real crops and scenes
+"""How the recognizer read photos when the recipe (``training.recipe``) harvests the real crops and scenes
 the shipped models trained on: kept, so a retrain labels the same photos the same way."""
 
 NONE_CLASS = "none"

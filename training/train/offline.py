@@ -55,7 +55,7 @@ def prepare_offline(config_dir: str | Path | None = None) -> Path:
 
 def _write_aside(target: Path, write: Callable[[Path], object]) -> None:
     """Have ``write`` fill a file beside ``target``, then rename it into place. Two trainings
-    started together (as retrain.sh runs them, side by side) each set up this folder, and one once
+    started together (two training runs side by side) each set up this folder, and one once
     read Ultralytics' settings half-written and crashed: a reader sees the old file or the new one."""
     part = target.with_name(f"{target.name}.{os.getpid()}.tmp")
     write(part)
