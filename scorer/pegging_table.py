@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import NoReturn
 
 from scorer.cards import Card, InvalidCardError
-from scorer.pegging import (
+from scorer.pegging_rules import (
     ANY_CARD_FITS,
     GO,
     HAND_SIZE,

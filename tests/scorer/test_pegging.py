@@ -17,7 +17,6 @@ from scorer.pegging import (
     Pegging,
     Play,
     Score,
-    other,
     score_pegging,
 )
 
@@ -367,6 +366,11 @@ def test_illegal_play_names_its_position(sequence: str, position: int, token: st
 
 
 # -- properties: random legal plays ---------------------------------------------
+
+
+def other(player: str) -> str:
+    """The opponent, in a two-player play."""
+    return DEALER if player == PONE else PONE
 
 
 def simulate(cards: list[Card], rng: random.Random):
