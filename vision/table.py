@@ -205,7 +205,7 @@ def _assess(layout: TableLayout) -> TableLayout:
     found = sorted(len(g.rows) for g in layout.groups)
     if found != sorted(sizes):
         reasons.append(f"the groups hold {_sizes_said(found)} cards, a table of {layout.players} needs "
-                       f"{_sizes_said(sorted(sizes))}: a group of {_odd_size(found, sizes)} would be formed")
+                       f"{_sizes_said(sorted(sizes))}: {_odd_sizes(found, sizes)} would be formed")
     owner = {row: g for g, group in enumerate(layout.groups) for row in group.rows}
     groups = []
     for g, group in enumerate(layout.groups):
@@ -219,11 +219,12 @@ def _assess(layout: TableLayout) -> TableLayout:
 def _group_clearness(g: int, rows: tuple[int, ...], gaps: np.ndarray, owner: dict[int, int],
                      layout: TableLayout) -> tuple[float, str]:
     """A group's confidence and, when unclear, why: it touches another group, or a card lies apart."""
-    if any(row in layout.fixed for row in rows):
-        return 1.0, ""
     others = [r for r in range(len(gaps)) if r not in rows]
     inner = _loosest_link(gaps, rows)
     near = min(others, key=lambda r: float(gaps[list(rows), r].min()))
+    # The player's word settles a group they put a card in, or took the nearest card from.
+    if near in layout.fixed or any(row in layout.fixed for row in rows):
+        return 1.0, ""
     outer = float(gaps[list(rows), near].min())
     confidence = float(np.clip((outer - inner) / CLEAR, 0.0, 1.0))
     if outer - inner < TOUCHING:
@@ -238,15 +239,18 @@ def _sizes_said(sizes: list[int]) -> str:
     return "+".join(map(str, sizes))
 
 
-def _odd_size(found: list[int], sizes: tuple[int, ...]) -> int:
-    """The first group size the table does not expect (a 3 or a 5 where 4s belong)."""
+def _odd_sizes(found: list[int], sizes: tuple[int, ...]) -> str:
+    """The groups the table does not expect, 'a group of 5' or 'groups of 3 and 5'."""
     expected = list(sizes)
+    odd = []
     for size in found:
         if size in expected:
             expected.remove(size)
         else:
-            return size
-    return found[0]
+            odd.append(str(size))
+    if len(odd) == 1:
+        return f"a group of {odd[0]}"
+    return f"groups of {', '.join(odd[:-1])} and {odd[-1]}"
 
 
 # --------------------------------------------------------------------------- public
