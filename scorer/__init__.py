@@ -1,4 +1,7 @@
-"""The cribbage scorer: cards, the show, muggins, pegging (pure standard library).
+"""The cribbage scorer: cards, the show, muggins, pegging, discard advice, practice.
+
+Pure Python; numpy for bulk work (:mod:`scorer.bulk`, the discard advisor). Imports neither
+vision nor the api, and nothing of the lab.
 
 >>> from scorer import score_show, check_claim
 >>> show = score_show("5H 5D 5S JC", "5C")

@@ -127,10 +127,11 @@ class Card:
     def parse(cls, token: str) -> Card:
         """Parse ``5H``, ``10d``, ``TD``, ``qs``, ``J♣``, ``A♠️``.
 
-        >>> Card.parse("1X")
+        >>> Card.parse("1X")  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        scorer.cards.InvalidCardError: '1X' is not a card: expected a rank (A 2-10 T J Q K) then a suit (C D H S or ♣ ♦ ♥ ♠), like 5H or 10D
+        scorer.cards.InvalidCardError: '1X' is not a card: expected a rank (A 2-10 T J Q K)
+        then a suit (C D H S or ♣ ♦ ♥ ♠), like 5H or 10D
         """
         if not isinstance(token, str):
             raise InvalidCardError(f"{token!r} is not a card: expected text like 5H or 10D")

@@ -79,11 +79,14 @@ def added_sets(unseen: np.ndarray, players: int) -> np.ndarray:
 
 
 def added_weights(added: np.ndarray, players: int, seat: str, model: OpponentModel) -> np.ndarray:
-    """The weight of each added set: over the ways to hand its cards to the throwers, the product of weights."""
+    """The weight of each added set: a sum over the ways to hand its cards to the throwers of the
+    product of their weights."""
     seats = other_seats(players, seat)
     if players == 2:
         return model.pair_weights(seats[0], added[:, 0], added[:, 1])
-    per_thrower = [np.ones(added.shape, dtype=float) if s is None else model.single_weights(s, added) for s in seats]
+    # The deck's card (seat None) weighs 1 whatever it is.
+    per_thrower = [np.ones(added.shape, dtype=float) if s is None else model.single_weights(s, added)
+                   for s in seats]
     total = np.zeros(len(added))
     for order in itertools.permutations(range(3)):
         total += per_thrower[0][:, order[0]] * per_thrower[1][:, order[1]] * per_thrower[2][:, order[2]]
@@ -143,8 +146,8 @@ def crib_means(dealt: np.ndarray, throws: np.ndarray, *, players: int, seat: str
     by_ranks = np.bincount(cells.ravel(), (share[:, None] * ranks_left).ravel(),
                            minlength=len(multisets) * 13).reshape(len(multisets), 13)
     one_suit = (suits == suits[:, :1]).all(axis=1)
-    flush_by_suit = np.bincount(suits[one_suit, 0], share[one_suit] * suits_left[one_suit, suits[one_suit, 0]],
-                                minlength=4)
+    one_suit_left = suits_left[one_suit, suits[one_suit, 0]]
+    flush_by_suit = np.bincount(suits[one_suit, 0], share[one_suit] * one_suit_left, minlength=4)
     starter_suit = (share[:, None] * suits_left).sum(axis=0)
     added_nobs = sum((share * (ranks[:, k] == _JACK_RANK) * suits_left[rows, suits[:, k]]).sum()
                      for k in range(added.shape[1]))
@@ -153,6 +156,7 @@ def crib_means(dealt: np.ndarray, throws: np.ndarray, *, players: int, seat: str
     table = _rank_points(throws.shape[1], added.shape[1])
     rank_part = np.einsum("cas,as->c", table[throw_lookup[tuple(np.sort(throws >> 2, axis=1).T)]], by_ranks)
     thrown_suits = throws & 3
-    flush = np.where((thrown_suits == thrown_suits[:, :1]).all(axis=1), CRIB_FLUSH * flush_by_suit[thrown_suits[:, 0]], 0)
+    thrown_one_suit = (thrown_suits == thrown_suits[:, :1]).all(axis=1)
+    flush = np.where(thrown_one_suit, CRIB_FLUSH * flush_by_suit[thrown_suits[:, 0]], 0)
     thrown_nobs = ((throws >> 2) == _JACK_RANK) * starter_suit[thrown_suits]
     return rank_part + flush + thrown_nobs.sum(axis=1) + added_nobs

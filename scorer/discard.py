@@ -188,7 +188,8 @@ def kept_items(keep: tuple[Card, ...], starter: Card) -> str:
             pairs[item.cards[0].rank] = pairs.get(item.cards[0].rank, 0) + item.points
     for rank, points in pairs.items():
         word = _SETS.get(points, "a pair")
-        parts.append(f"{word} {RANK_SYMBOLS[rank]}s" if word != "a pair" else f"a pair of {RANK_SYMBOLS[rank]}s")
+        symbol = RANK_SYMBOLS[rank]
+        parts.append(f"{word} {symbol}s" if word != "a pair" else f"a pair of {symbol}s")
     fifteens = sum(1 for i in items if i.kind == "fifteen")
     if fifteens:
         parts.append("a fifteen" if fifteens == 1 else f"{NUMBER_WORDS[fifteens]} fifteens")
@@ -201,7 +202,10 @@ def _reason(keep: tuple[Card, ...], throw: tuple[Card, ...], odds: HandOdds, cri
             quiet: Card) -> str:
     """What the four make for sure, the best starters, and what the throw does for the crib."""
     sure = kept_items(keep, quiet)
-    hand = f"keeps {sure} worth at least {odds.minimum}" if sure else f"keeps {ranks_text(keep)}, nothing sure"
+    if sure:
+        hand = f"keeps {sure} worth at least {odds.minimum}"
+    else:
+        hand = f"keeps {ranks_text(keep)}, nothing sure"
     if odds.jumps:
         top = odds.jumps[0]
         ranks = sorted({c.rank for c in top.starters})

@@ -11,10 +11,12 @@ takes the points either way. An over-claim has no missed items, only phantom poi
 
 >>> from scorer.show import score_show
 >>> show = score_show("5H 5D 4S 6C", "10D")
->>> print(check_claim(show, 10).message)
-Under-claimed by 6 (claimed 10, the count is 16): missed both runs of three (4S 5D 6C, 4S 5H 6C); the opponent may take 6.
->>> print(check_claim(show, 14).message)
-Under-claimed by 2 (claimed 14, the count is 16): missed one of the 4 fifteens or the pair; the opponent may take 2.
+>>> print(check_claim(show, 10).message)  # doctest: +NORMALIZE_WHITESPACE
+Under-claimed by 6 (claimed 10, the count is 16): missed both runs of three
+(4S 5D 6C, 4S 5H 6C); the opponent may take 6.
+>>> print(check_claim(show, 14).message)  # doctest: +NORMALIZE_WHITESPACE
+Under-claimed by 2 (claimed 14, the count is 16): missed one of the 4 fifteens or the pair;
+the opponent may take 2.
 >>> check_claim(show, 16).verdict, check_claim(show, 19).verdict
 ('correct', 'over-claimed')
 """
@@ -112,7 +114,9 @@ def check_claim(show: Show, claimed: int) -> ClaimVerdict:
     )
 
 
-def _explain_shortfall(items: tuple[ScoreItem, ...], shortfall: int) -> tuple[tuple[ScoreItem, ...], bool, str]:
+def _explain_shortfall(
+    items: tuple[ScoreItem, ...], shortfall: int
+) -> tuple[tuple[ScoreItem, ...], bool, str]:
     """The fewest items worth ``shortfall`` points: (missed or candidate items, exact, words)."""
     # Items of one kind and size are interchangeable for this: group them.
     groups: dict[tuple[str, int], list[ScoreItem]] = {}
@@ -122,7 +126,7 @@ def _explain_shortfall(items: tuple[ScoreItem, ...], shortfall: int) -> tuple[tu
     best: list[tuple[int, ...]] = []
     fewest = None
     for counts in itertools.product(*(range(len(groups[k]) + 1) for k in keys)):
-        if sum(n * points for n, (_, points) in zip(counts, keys)) != shortfall:
+        if sum(n * points for n, (_, points) in zip(counts, keys, strict=True)) != shortfall:
             continue
         used = sum(counts)
         if fewest is None or used < fewest:
@@ -135,14 +139,15 @@ def _explain_shortfall(items: tuple[ScoreItem, ...], shortfall: int) -> tuple[tu
             f"no set of items makes exactly {shortfall}, so the slip is in the adding (all items listed)"
         )
     best.sort(reverse=True)  # options in announcement order: earlier kinds first
-    chosen = {k for counts in best for k, n in zip(keys, counts) if n}
-    exact = len(best) == 1 and all(n in (0, len(groups[k])) for k, n in zip(keys, best[0]))
+    chosen = {k for counts in best for k, n in zip(keys, counts, strict=True) if n}
+    exact = len(best) == 1 and all(n in (0, len(groups[k])) for k, n in zip(keys, best[0], strict=True))
     missed = tuple(item for item in items if (item.kind, item.points) in chosen)
     if len(best) > 2:
         kinds = _join(sorted({_plural(k) for k in chosen}, key=lambda name: _ORDER[name]))
         said = f"missed {shortfall} points among the {kinds} (several ways make {shortfall})"
     else:
-        options = [_join([_describe(groups[k], n) for k, n in zip(keys, counts) if n]) for counts in best]
+        options = [_join([_describe(groups[k], n) for k, n in zip(keys, counts, strict=True) if n])
+                   for counts in best]
         said = "missed " + " or ".join(options)
     if exact and len(missed) <= 4:
         said += f" ({', '.join(' '.join(map(str, item.cards)) for item in missed)})"

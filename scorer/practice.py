@@ -69,7 +69,7 @@ class Deal:
 
     @classmethod
     def parse(cls, hand: str | Iterable[str], starter: str, *, crib: bool = False) -> Deal:
-        """A deal from notation, e.g. to check a count sent back by the page: ``Deal.parse("5H 5D 4S 6C", "10D")``.
+        """A deal from notation, e.g. a count sent back by the page: ``Deal.parse("5H 5D 4S 6C", "10D")``.
 
         Raises :class:`~scorer.show.InvalidHandError` for a wrong number of cards or a card twice.
         """

@@ -71,7 +71,9 @@ class Answer:
 
 _KINDS: dict[str, ItemKind] = {"15": "fifteen", "fifteen": "fifteen", "pair": "pair", "run": "run",
                                "flush": "flush", "nobs": "nobs", "nob": "nobs"}
-_FILLER = {"with", "using", "of", "and", "his", "one", "for", "the", "a", "is", "makes", "three", "four", "five"}
+_FILLER = {
+    "with", "using", "of", "and", "his", "one", "for", "the", "a", "is", "makes", "three", "four", "five",
+}
 _NOTHING = {"nineteen", "19", "none", "nothing", "zero"}
 _HOW = "type a total (0-29) or items like '15 with 5H JC; pair 5H 5D; run 3H 4S 5D; nobs'"
 

@@ -414,7 +414,8 @@ class _Facts:
     def name(self, side: Role) -> str:
         return _name(side, self.table.players)
 
-    def ruling(self, kind: RulingKind, pegs, message: str, missed: tuple[ScoreItem, ...] = ()) -> Ruling:
+    def ruling(self, kind: RulingKind, pegs: Iterable[tuple[Role, int]], message: str,
+               missed: tuple[ScoreItem, ...] = ()) -> Ruling:
         pegs = tuple((side, points) for side, points in pegs if points)
         return Ruling(self.role, kind, self.claimed, self.total, pegs, missed, message)
 

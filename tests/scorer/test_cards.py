@@ -54,7 +54,8 @@ class TestParse:
             Card.parse(token)
 
     def test_a_long_bad_token_is_named_by_its_start(self) -> None:
-        with pytest.raises(InvalidCardError, match=r"^'AAAAAAAAAAAA'\.\.\. \(100000 characters\) is not a card"):
+        named = r"^'AAAAAAAAAAAA'\.\.\. \(100000 characters\) is not a card"
+        with pytest.raises(InvalidCardError, match=named):
             Card.parse("A" * 100_000)
 
     def test_not_a_string(self) -> None:

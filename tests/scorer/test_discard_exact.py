@@ -54,7 +54,7 @@ def added_weights(added: np.ndarray, throwers: list[str], model) -> np.ndarray:
     total = np.zeros(len(added))
     for order in itertools.permutations(range(3)):  # who throws which card: singles[seat][rank]
         product = np.ones(len(added))
-        for seat, column in zip(throwers, order):
+        for seat, column in zip(throwers, order, strict=True):
             if seat != "deck":
                 product *= model.singles[seat][rank(added[:, column])]
         total += product
@@ -69,7 +69,8 @@ def subsets(n: int, size: int) -> np.ndarray:
 
 @functools.cache
 def without_each(n: int, size: int) -> np.ndarray:
-    """[k, row of subsets(n, size)] -> the row of subsets(n, size - 1) holding the same positions but the k-th."""
+    """[k, row of subsets(n, size)] -> the row of subsets(n, size - 1) holding the same positions
+    but the k-th."""
     row_of = np.zeros((n,) * (size - 1), dtype=np.int64)
     row_of[tuple(subsets(n, size - 1).T)] = np.arange(len(subsets(n, size - 1)))
     bigger = subsets(n, size)
@@ -127,7 +128,8 @@ def plain_crib(dealt, throw, players, seat, model) -> float:
 
 
 def plain_hand(dealt, keep) -> tuple[float, int, int]:
-    counts = [score_show(keep, starter).total for starter in map(Card.from_index, range(52)) if starter not in dealt]
+    starters = [card for card in map(Card.from_index, range(52)) if card not in dealt]
+    counts = [score_show(keep, starter).total for starter in starters]
     return sum(counts) / len(counts), min(counts), max(counts)
 
 
@@ -159,7 +161,8 @@ def test_hand_and_crib_equal_every_starter_and_every_throw(players, seat):
 def test_cribs_by_five_cards_are_every_crib_once(players):
     # plain_crib's listing against the literal one (~713,000 rows a deal with three or four players).
     for seat in ("dealer", "pone"):
-        for dealt, model, choice in random_deals(players, seat, 2, seed=500 + players * 10 + (seat == "pone")):
+        seed = 500 + players * 10 + (seat == "pone")
+        for dealt, model, choice in random_deals(players, seat, 2, seed=seed):
             assert plain_crib(dealt, choice.throw, players, seat, model) == pytest.approx(
                 every_crib(dealt, choice.throw, players, seat, model), abs=1e-9)
 

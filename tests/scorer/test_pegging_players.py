@@ -36,8 +36,10 @@ def who_laid(result: Pegging) -> list[tuple[str, str]]:
 # -- seats and turns --------------------------------------------------------------------------------
 
 def test_left_of_the_dealer_leads_and_play_goes_clockwise():
-    assert who_laid(peg("AH 2C 3D 4S", 4)) == [("left", "AH"), ("across", "2C"), ("right", "3D"), ("dealer", "4S")]
-    assert who_laid(peg("AH 2C 3D 4S", 3)) == [("left", "AH"), ("right", "2C"), ("dealer", "3D"), ("left", "4S")]
+    assert who_laid(peg("AH 2C 3D 4S", 4)) == [
+        ("left", "AH"), ("across", "2C"), ("right", "3D"), ("dealer", "4S")]
+    assert who_laid(peg("AH 2C 3D 4S", 3)) == [
+        ("left", "AH"), ("right", "2C"), ("dealer", "3D"), ("left", "4S")]
 
 
 def test_with_three_a_go_passes_to_the_next_player_who_can_play():
@@ -136,7 +138,9 @@ ILLEGAL = [
 
 
 @pytest.mark.parametrize(("players", "sequence", "position", "token", "message"), ILLEGAL)
-def test_illegal_play_names_its_position(players: int, sequence: str, position: int, token: str, message: str):
+def test_illegal_play_names_its_position(
+    players: int, sequence: str, position: int, token: str, message: str
+):
     with pytest.raises(IllegalPlayError) as caught:
         peg(sequence, players)
     assert (caught.value.position, caught.value.token) == (position, token)

@@ -158,8 +158,8 @@ def test_every_item_named_is_correct():
 
 
 def test_one_run_of_a_double_run_named_misses_the_other():
-    result = count("8H 7C 7D 6S", "AS",
-                   "15 with 8H 7C; 15 with 8H 7D; 15 with 7C 7D AS; 15 with 8H 6S AS; run 6S 7C 8H; pair 7C 7D")
+    result = count("8H 7C 7D 6S", "AS", "15 with 8H 7C; 15 with 8H 7D; 15 with 7C 7D AS; "
+                                        "15 with 8H 6S AS; run 6S 7C 8H; pair 7C 7D")
     assert [str(item) for item in result.missed] == ["run 6S 7D 8H: 3"]
     assert result.lessons == ("double run",)
 
@@ -205,7 +205,8 @@ def test_naming_every_item_is_correct_and_leaving_one_out_misses_it(cards, crib,
     assert judge(dealt, parse_answer(str(dealt.show().total), dealt.cards)).correct
     if not items:
         return
-    typed = "; ".join(f"{'15' if i.kind == 'fifteen' else i.kind} {' '.join(map(str, i.cards))}" for i in items)
+    said = {"fifteen": "15"}
+    typed = "; ".join(f"{said.get(i.kind, i.kind)} {' '.join(map(str, i.cards))}" for i in items)
     assert judge(dealt, parse_answer(typed, dealt.cards)).correct
     left_out = rng.choice(items)
     rest = [i for i in items if i is not left_out]

@@ -19,6 +19,11 @@ from scorer.show import (
     InvalidHandError,
     ScoreItem,
     Show,
+    find_fifteens,
+    find_flush,
+    find_nobs,
+    find_pairs,
+    find_runs,
     flush_points,
     hand_size,
     score_show,
@@ -361,6 +366,15 @@ def test_hand_order_never_changes_anything(cards: list[Card], crib: bool, rng: r
     shuffled = hand[:]
     rng.shuffle(shuffled)
     assert score_show(tuple(shuffled), cards[4], crib=crib) == score_show(tuple(hand), cards[4], crib=crib)
+
+
+@given(deals, st.booleans())
+def test_a_show_is_its_rules_items_in_announcement_order(cards: list[Card], crib: bool) -> None:
+    hand, starter = tuple(sorted(cards[:4])), cards[4]
+    everything = sorted(cards)
+    rules = [*find_fifteens(everything), *find_pairs(everything), *find_runs(everything),
+             *find_flush(hand, starter, crib=crib), *find_nobs(hand, starter)]
+    assert score_show(hand, starter, crib=crib).items == tuple(rules)
 
 
 @given(deals, st.booleans())
