@@ -58,7 +58,8 @@ class Admission:
 
 class PhotoGate:
     """ASGI middleware: photo uploads (multipart POSTs to ``paths``) pass while ``admission`` has room,
-    else 503 + Retry-After. A JSON body to the same route (typed cards, a few ms) is not a photo and passes."""
+    else 503 + Retry-After. A JSON body to the same route (typed cards, a few ms) is not a photo and
+    passes."""
 
     def __init__(self, app: ASGIApp, admission: Admission, paths: frozenset[str], drain_timeout_s: float,
                  drain_max_bytes: int) -> None:

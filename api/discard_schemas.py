@@ -19,7 +19,8 @@ class DiscardIn(BaseModel):
 
     cards: list[CardText] = Field(description="The dealt cards: 6 for two players, 5 for three or four.",
                                   examples=[["2H", "3D", "4C", "5S", "5H", "JD"]])
-    seat: Literal["dealer", "pone"] = Field(description="dealer: the crib is yours; pone: it is the dealer's.")
+    seat: Literal["dealer", "pone"] = Field(
+        description="dealer: the crib is yours; pone: it is the dealer's.")
     players: Literal[2, 3, 4] = 2
     model: Literal["table", "uniform"] = Field(
         "table", description="How the others' throws are weighed: the shipped opponent model, or all alike.")
@@ -54,8 +55,9 @@ class ChoiceOut(BaseModel):
 
     @classmethod
     def from_choice(cls, c: Choice) -> ChoiceOut:
+        jumps = [JumpOut(points=j.points, starters=[str(s) for s in j.starters]) for j in c.hand.jumps]
         hand = HandOut(mean=round(c.hand.mean, 4), minimum=c.hand.minimum, maximum=c.hand.maximum,
-                       jumps=[JumpOut(points=j.points, starters=[str(s) for s in j.starters]) for j in c.hand.jumps])
+                       jumps=jumps)
         return cls(keep=[str(k) for k in c.keep], throw=[str(t) for t in c.throw], hand=hand,
                    crib=round(c.crib, 4), net=round(c.net, 4), reason=c.reason)
 
@@ -68,7 +70,8 @@ class DiscardOut(BaseModel):
     players: int
     model: str
     choices: list[ChoiceOut] = Field(description="Best net first.")
-    cards: list[CardOut] | None = Field(None, description="With a photo: the dealt cards read, left to right.")
+    cards: list[CardOut] | None = Field(
+        None, description="With a photo: the dealt cards read, left to right.")
     image: ImageSize | None = None
 
     @classmethod

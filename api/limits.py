@@ -90,7 +90,8 @@ async def send_json(send: Send, status_code: int, body: dict,
     """Answer from a middleware: a JSON body, and the connection closed after it."""
     payload = json.dumps(body).encode()
     await send({"type": "http.response.start", "status": status_code,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(payload)).encode()),
                             (b"connection", b"close"), *(extra_headers or [])]})
     await send({"type": "http.response.body", "body": payload})
 

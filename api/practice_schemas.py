@@ -20,18 +20,22 @@ MAX_ANSWER_CHARS = 1000
 class PracticeDealIn(BaseModel):
     """What kind of hand to deal."""
 
-    level: Literal["easy", "mixed"] = Field("mixed", description="easy: small hands (2-8 points, no flush or "
-                                                                 "nobs) unless a lesson was missed; mixed: any hand.")
+    level: Literal["easy", "mixed"] = Field("mixed", description="easy: small hands (2-8 points, no flush "
+                                                                 "or nobs) unless a lesson was missed; "
+                                                                 "mixed: any hand.")
     crib: bool = Field(False, description="Deal cribs too (about one deal in three).")
-    focus: list[Lesson] = Field([], max_length=20, description="Lessons the player got wrong lately: dealt more often.",
+    focus: list[Lesson] = Field([], max_length=20,
+                                description="Lessons the player got wrong lately: dealt more often.",
                                 examples=[["nobs", "double run"]])
-    seed: int | None = Field(None, ge=0, le=2**53, description="Seed the deal, to repeat it (tests, sharing a hand).")
+    seed: int | None = Field(None, ge=0, le=2**53,
+                             description="Seed the deal, to repeat it (tests, sharing a hand).")
 
 
 class PracticeDealOut(BaseModel):
     """A hand (or crib) and starter to count."""
 
-    hand: list[CardText] = Field(description="The 4 hand or crib cards, sorted.", examples=[["5H", "5D", "5S", "JC"]])
+    hand: list[CardText] = Field(description="The 4 hand or crib cards, sorted.",
+                                 examples=[["5H", "5D", "5S", "JC"]])
     starter: CardText = Field(examples=["5C"])
     crib: bool
     lesson: Literal["any", "nobs", "double run", "crib flush", "flush", "fifteens", "pair royal"] = Field(
@@ -75,10 +79,13 @@ class PracticeCheckOut(BaseModel):
     total: int = Field(ge=0, le=29)
     message: str = Field(description="One line for the player.")
     right: list[ItemOut] = Field(description="Items named that are there.")
-    missed: list[ItemOut] = Field(description="Items not named (for a short total, the likeliest; see exact).")
-    exact: bool = Field(description="False when a short total leaves several items that could be the missed one.")
+    missed: list[ItemOut] = Field(
+        description="Items not named (for a short total, the likeliest; see exact).")
+    exact: bool = Field(
+        description="False when a short total leaves several items that could be the missed one.")
     wrong: list[WrongItemOut] = Field(description="Items named that are not there, each with the reason.")
-    lessons: list[Lesson] = Field(description="Wrong answers: kinds of hand to deal more often (send as focus).")
+    lessons: list[Lesson] = Field(
+        description="Wrong answers: kinds of hand to deal more often (send as focus).")
     show: ShowOut = Field(description="The true count, item by item, with the spoken count.")
 
     @classmethod

@@ -19,7 +19,8 @@ from scorer.pegging import Pegging, Seat
 from scorer.reasons import explain
 from scorer.show import ScoreItem, Show
 from vision.detections import CHECK_BELOW, Detection, Detections
-from vision.starter import SURE, PhotoCount, Roles
+from vision.roles import PhotoCount, Roles
+from vision.starter import SURE
 
 
 def one_line(errors: list[dict]) -> str:
@@ -103,8 +104,10 @@ class ClaimOut(BaseModel):
     total: int
     verdict: Literal["correct", "over-claimed", "under-claimed"]
     difference: int = Field(ge=0, description="How far off the claim is; the verdict says which way.")
-    missed: list[ItemOut] = Field(description="Under-claimed: the missed items, or every item that could be one.")
-    exact: bool = Field(description="True when `missed` is exactly what was missed, false when it lists candidates.")
+    missed: list[ItemOut] = Field(
+        description="Under-claimed: the missed items, or every item that could be one.")
+    exact: bool = Field(
+        description="True when `missed` is exactly what was missed, false when it lists candidates.")
     message: str = Field(description="One line for the players.")
 
     @classmethod
@@ -122,7 +125,8 @@ class ShowOut(BaseModel):
     crib: bool
     items: list[ItemOut] = Field(description="Every scoring combination, in announcement order.")
     total: int = Field(ge=0, le=29)
-    his_heels: int = Field(description="2 when the starter is a jack: the dealer's, apart from any hand's count.")
+    his_heels: int = Field(
+        description="2 when the starter is a jack: the dealer's, apart from any hand's count.")
     announcement: str = Field(description="The count as spoken.",
                               examples=["Fifteen two, fifteen four, and a pair is six"])
     claim: ClaimOut | None = Field(None, description="The claim checked, when one was given.")
@@ -155,8 +159,9 @@ class CountOut(BaseModel):
     """A photo counted: the cards seen, the starter, and the show."""
 
     cards: list[CardOut] = Field(description="The show's cards as seen, left to right.")
-    set_aside: list[CardOut] = Field(description="A card seen beyond the show's number (six, or five besides "
-                                                 "a named starter not among them), the least sure: not counted.")
+    set_aside: list[CardOut] = Field(description="A card seen beyond the show's number (six, or five "
+                                                 "besides a named starter not among them), the least "
+                                                 "sure: not counted.")
     image: ImageSize
     starter: StarterOut
     show: ShowOut
@@ -177,7 +182,8 @@ class ScoreIn(BaseModel):
                                  examples=[["5H", "5D", "5S", "JC"]])
     starter: CardText = Field(examples=["5C"])
     crib: bool = Field(False, description="Count as the crib (a 4-card flush does not score).")
-    claim: int | None = Field(None, ge=0, le=MAX_CLAIM, description="What the player counted, to check (muggins).")
+    claim: int | None = Field(None, ge=0, le=MAX_CLAIM,
+                              description="What the player counted, to check (muggins).")
 
 
 class PegIn(BaseModel):

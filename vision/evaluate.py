@@ -38,8 +38,8 @@ import cv2
 import numpy as np
 
 from scorer.cards import Card, parse_cards
-from vision.detections import CHECK_BELOW, Detections
 from vision.decode import ImageError
+from vision.detections import CHECK_BELOW, Detections
 
 if TYPE_CHECKING:
     from vision.annotate import CardAnnotator

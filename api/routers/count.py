@@ -17,8 +17,8 @@ from api.schemas import CountOut, ErrorOut, NotAShowOut
 from scorer.cards import Card, InvalidCardError
 from scorer.muggins import MAX_CLAIM, InvalidClaimError
 from scorer.show import InvalidHandError
-from vision.starter import CardCountError, show_in_view
-from vision.starter import count_photo as count_show
+from vision.roles import CardCountError, show_in_view
+from vision.roles import count_photo as count_show
 
 router = APIRouter(prefix="/api", tags=["photo"])
 
@@ -56,8 +56,10 @@ async def count_photo(
                                                         "megapixels.")],
     crib: Annotated[bool, Form(description="Count as the crib (a 4-card flush does not score).")] = False,
     starter: Annotated[str | None, Form(description="The starter, e.g. 5C: required when the photo shows "
-                                                    "only the 4 hand cards; with 5 it picks which is the starter.")] = None,
-    claim: Annotated[int | None, Form(ge=0, le=MAX_CLAIM, description="What the player counted (muggins).")] = None,
+                                                    "only the 4 hand cards; with 5 it picks which is the "
+                                                    "starter.")] = None,
+    claim: Annotated[int | None, Form(ge=0, le=MAX_CLAIM,
+                                      description="What the player counted (muggins).")] = None,
 ):
     """Recognize the cards as a show (five, or four besides a named starter: the likeliest such set),
     find the starter from the layout, count the show and check the claim."""

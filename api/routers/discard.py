@@ -1,4 +1,5 @@
-"""POST /api/discard: the dealt cards (typed as JSON, or a photo as multipart) -> every way to keep four, ranked.
+"""POST /api/discard: the dealt cards (typed as JSON, or a photo as multipart) -> every way to keep four,
+ranked.
 
 One route takes both bodies, as the page sends either: JSON ``{"cards": [...], "seat": "dealer"}``
 after cards are tapped in or corrected, a multipart ``photo`` (with ``seat``, ``players``) straight
@@ -28,8 +29,8 @@ _PHOTO_FORM = {
     "required": ["photo", "seat"],
     "properties": {
         "photo": {"type": "string", "format": "binary",
-                  "description": "The dealt cards in any layout (fanned, a row, a heap): JPEG, PNG, WebP or HEIC, "
-                                 "at most 20 MB and 50 megapixels."},
+                  "description": "The dealt cards in any layout (fanned, a row, a heap): JPEG, PNG, WebP, "
+                                 "HEIC or AVIF, at most 20 MB and 50 megapixels."},
         "seat": {"type": "string", "enum": ["dealer", "pone"]},
         "players": {"type": "integer", "enum": [2, 3, 4], "default": 2},
         "model": {"type": "string", "enum": ["table", "uniform"], "default": "table"},
@@ -60,8 +61,8 @@ def _advise(cards, body: DiscardIn):
               "description": "Not card notation, a card twice, the wrong number of cards for the players, a "
                              "photo that cannot be read, or one that does not show the dealt cards (then the "
                              "cards seen are listed)."},
-        503: {"model": ErrorOut, "description": "A photo was sent and the recognition models are not installed "
-                                                "(or the photo workers are busy)."},
+        503: {"model": ErrorOut, "description": "A photo was sent and the recognition models are not "
+                                                "installed (or the photo workers are busy)."},
     },
 )
 async def discard(request: Request, loaded: LoadedDep) -> DiscardOut | JSONResponse:
@@ -77,15 +78,17 @@ async def discard(request: Request, loaded: LoadedDep) -> DiscardOut | JSONRespo
         advice = await run_in_threadpool(_advise, body.cards, body)
         return DiscardOut.from_advice(advice)
     if kind != "multipart/form-data":
-        raise HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
-                            "send JSON {\"cards\": [...], \"seat\": \"dealer\"} or a multipart form with a photo")
+        raise HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE, 'send JSON {"cards": [...], '
+                            '"seat": "dealer"} or a multipart form with a photo')
     form = await request.form()
     photo = form.get("photo")
     if not isinstance(photo, UploadFile):
-        raise HTTPException(_UNPROCESSABLE, "photo: a photo file is required in the form (or send JSON cards)")
+        raise HTTPException(_UNPROCESSABLE,
+                            "photo: a photo file is required in the form (or send JSON cards)")
     try:
         players = str(form.get("players") or "2").strip()
-        body = DiscardIn(cards=[], seat=form.get("seat"), players=int(players) if players.isdigit() else players,
+        body = DiscardIn(cards=[], seat=form.get("seat"),
+                         players=int(players) if players.isdigit() else players,
                          model=form.get("model") or "table")
     except ValidationError as exc:
         raise HTTPException(_UNPROCESSABLE, one_line(list(exc.errors()))) from None

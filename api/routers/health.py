@@ -22,7 +22,8 @@ async def health(loaded: LoadedDep) -> HealthOut:
 
 
 @router.get("/ready", response_model=ReadyOut, summary="Ready for photos",
-            responses={503: {"model": ReadyOut, "description": "Models not loaded, or the photo queue is full."}})
+            responses={503: {"model": ReadyOut,
+                             "description": "Models not loaded, or the photo queue is full."}})
 async def ready(request: Request, loaded: LoadedDep) -> JSONResponse:
     """200 when a photo sent now would be taken: the models are loaded and the queue has room."""
     admission = request.app.state.admission

@@ -29,7 +29,8 @@ router = APIRouter(prefix="/api/practice", tags=["practice"])
 @router.post("/deal", response_model=PracticeDealOut, summary="Deal a hand to count")
 def practice_deal(body: PracticeDealIn) -> PracticeDealOut:
     """A hand (or crib) and starter, chosen by lesson; lessons in ``focus`` come up more often."""
-    return PracticeDealOut.from_deal(deal(random.Random(body.seed), body.level, crib=body.crib, focus=body.focus))
+    dealt = deal(random.Random(body.seed), body.level, crib=body.crib, focus=body.focus)
+    return PracticeDealOut.from_deal(dealt)
 
 
 @router.post("/check", response_model=PracticeCheckOut, summary="Check a player's count",

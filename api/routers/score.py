@@ -17,7 +17,8 @@ router = APIRouter(prefix="/api", tags=["cards"])
 
 
 @router.post("/score", response_model=ShowOut, summary="Count typed cards",
-             responses={422: {"model": ErrorOut, "description": "Not card notation, a card twice, or a bad claim."}})
+             responses={422: {"model": ErrorOut,
+                              "description": "Not card notation, a card twice, or a bad claim."}})
 def score(body: ScoreIn) -> ShowOut:
     """Count a hand or crib with its starter; with ``claim``, say whether the claim is right."""
     try:

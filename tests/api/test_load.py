@@ -2,8 +2,9 @@
 
 A short run of the load generator behind ``python -m benchmarks.api --load`` (``benchmarks/loadgen.py``)
 against a server whose one photo worker takes 0.2 s a photo (the recognizer double, slowed): more
-clients than it takes get clean 503s with Retry-After, and /api/health answers meanwhile. The
-figures for the real models are the script's to print; the bounds here are generous.
+clients than it takes get clean 503s with Retry-After, and /api/health answers meanwhile. Times are
+printed here, never asserted in the default run (the machine is shared); the ``slow`` test holds
+them to generous bounds, and the figures for the real models are the benchmark's to print.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from api.main import create_app
 from api.settings import Settings
 
 sys.path.insert(0, str(ROOT))
-from benchmarks.loadgen import health_under_uploads, run_level, serve
+from benchmarks.loadgen import HealthUnderUploads, Level, Server, health_under_uploads, run_level, serve
 
 
 def test_admission_takes_what_the_workers_answer_within_the_target():
@@ -52,18 +53,41 @@ def server():
         yield running
 
 
-def test_a_load_level_gets_answers_and_clean_503s_only(server):
+def load_level(server: Server) -> Level:
+    """Eight clients for 2.5 s against one worker and a queue of two; its figures printed."""
     level = run_level(server, show_photo().jpeg, clients=8, seconds=2.5, max_requests=200)
-    summary = (f"8 clients: {len(level.ok_ms)} answered, {level.photos_per_s:.1f} photos/s, p99 {level.ok(0.99):.0f} ms, "
-               f"{level.busy} busy, {level.other} other, health p99 {level.health(0.99):.1f} ms")
-    print(summary)
-    assert level.ok_ms and level.other == 0 and level.busy_without_retry_after == 0, summary
-    assert level.busy > 0, summary  # 1 worker + 2 queued: 8 clients are too many
-    assert level.ok(0.99) < 10_000 and level.health(0.99) < 1000, summary
+    print(f"8 clients: {len(level.ok_ms)} answered, {level.photos_per_s:.1f} photos/s, "
+          f"p99 {level.ok(0.99):.0f} ms, {level.busy} busy, {level.other} other, "
+          f"health p99 {level.health(0.99):.1f} ms")
+    return level
+
+
+def test_a_load_level_gets_answers_and_clean_503s_only(server):
+    level = load_level(server)
+    assert level.ok_ms and level.other == 0 and level.busy_without_retry_after == 0
+    assert level.busy > 0  # 1 worker + 2 queued: 8 clients are too many
+    assert level.health_ms  # /api/health answered meanwhile
+
+
+@pytest.mark.slow
+def test_under_load_answers_come_within_10_s_and_health_within_1_s(server):
+    level = load_level(server)
+    assert level.ok(0.99) < 10_000 and level.health(0.99) < 1000
+
+
+def sixty_uploads(server: Server) -> HealthUnderUploads:
+    """Sixty uploads at once, /api/health probed meanwhile; its figures printed."""
+    result = health_under_uploads(server, show_photo().jpeg, uploads=60)
+    print(f"60 uploads: {result.statuses}; health p50 {result.p50_ms:.1f} ms, p99 {result.p99_ms:.1f} ms")
+    return result
 
 
 def test_health_answers_while_sixty_uploads_are_in_flight(server):
-    result = health_under_uploads(server, show_photo().jpeg, uploads=60)
-    print(f"60 uploads: {result.statuses}; health p50 {result.p50_ms:.1f} ms, p99 {result.p99_ms:.1f} ms")
+    result = sixty_uploads(server)
     assert set(result.statuses) <= {422, 503} and result.statuses.get(503, 0) >= 50
-    assert result.probes > 0 and result.max_ms < 1000
+    assert result.probes > 0
+
+
+@pytest.mark.slow
+def test_health_answers_within_1_s_while_sixty_uploads_are_in_flight(server):
+    assert sixty_uploads(server).max_ms < 1000
