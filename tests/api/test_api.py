@@ -9,8 +9,8 @@ import tempfile
 
 import numpy as np
 import pytest
-from support import FakeRecognizer, show_photo, spread_photo
 from fastapi.testclient import TestClient
+from support import FakeRecognizer, show_photo, spread_photo
 
 from api.main import create_app
 from api.settings import Settings
@@ -105,7 +105,8 @@ def test_a_card_read_below_the_check_line_is_marked_to_check(client, fake):
     sure = np.array([0.94 if card == Card.parse("JC") else 0.96 for card in photo.detections.cards])
     fake.scenes[photo.size] = photo.detections.with_(confidence=sure)
     cards = post_photo(client, photo).json()["cards"]
-    assert {c["card"]: c["check"] for c in cards} == {"5H": False, "5D": False, "5C": False, "5S": False, "JC": True}
+    checks = {c["card"]: c["check"] for c in cards}
+    assert checks == {"5H": False, "5D": False, "5C": False, "5S": False, "JC": True}
 
 
 def test_a_card_made_up_to_the_show_is_marked_to_check_however_it_read(client, fake):
@@ -169,7 +170,7 @@ def test_missing_photo_field(client):
 
 def test_photo_stays_in_memory(client, fake, monkeypatch):
     """A photo over Starlette's 1 MB spool size must not be rolled over to a temporary file."""
-    def refuse(self):  # noqa: ANN001
+    def refuse(self: tempfile.SpooledTemporaryFile) -> None:
         raise AssertionError("the upload was spooled to disk")
 
     monkeypatch.setattr(tempfile.SpooledTemporaryFile, "rollover", refuse)
@@ -248,7 +249,8 @@ def test_without_models_the_service_starts_and_photos_get_503(tmp_path):
         res = c.post("/api/count", files={"photo": ("t.jpg", show_photo().jpeg, "image/jpeg")})
         assert res.status_code == 503
         assert "detector.onnx is missing" in res.json()["detail"]
-        assert c.post("/api/score", json={"hand": ["5H", "5D", "5S", "JC"], "starter": "5C"}).json()["total"] == 29
+        res = c.post("/api/score", json={"hand": ["5H", "5D", "5S", "JC"], "starter": "5C"})
+        assert res.json()["total"] == 29
 
 
 def test_photo_workers_start_once_at_start_up_and_read_every_photo(tmp_path, monkeypatch):

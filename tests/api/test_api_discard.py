@@ -1,4 +1,5 @@
-"""POST /api/discard: typed cards as JSON or a photo as multipart -> ranked choices; bad input is a clear 4xx."""
+"""POST /api/discard: typed cards as JSON or a photo as multipart -> ranked choices; bad input is a
+clear 4xx."""
 
 import pytest
 from dealt_photos import fanned
@@ -42,18 +43,22 @@ def test_pone_net_is_hand_minus_crib(client):
 
 
 def test_three_players_throw_one_of_five(client):
-    r = client.post("/api/discard", json={"cards": ["2H", "3D", "4C", "5S", "5H"], "seat": "pone", "players": 3})
+    r = client.post("/api/discard",
+                    json={"cards": ["2H", "3D", "4C", "5S", "5H"], "seat": "pone", "players": 3})
     assert r.status_code == 200 and len(r.json()["choices"]) == 5
     assert all(len(c["throw"]) == 1 for c in r.json()["choices"])
 
 
 @pytest.mark.parametrize("body, says", [
     ({"cards": ["2H", "3D", "4C", "5S", "5H"], "seat": "dealer"}, "2 players are dealt 6 cards each, got 5"),
-    ({"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "dealer", "players": 3}, "3 players are dealt 5 cards each, got 6"),
+    ({"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "dealer", "players": 3},
+     "3 players are dealt 5 cards each, got 6"),
     ({"cards": ["2H", "3D", "4C", "5S", "5H", "5H"], "seat": "dealer"}, "5H is given twice"),
     ({"cards": ["2H", "3D", "4C", "5S", "5H", "1X"], "seat": "dealer"}, "'1X' is not a card"),
-    ({"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "crib"}, "seat: Input should be 'dealer' or 'pone'"),
-    ({"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "pone", "players": 5}, "players: Input should be 2, 3 or 4"),
+    ({"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "crib"},
+     "seat: Input should be 'dealer' or 'pone'"),
+    ({"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "pone", "players": 5},
+     "players: Input should be 2, 3 or 4"),
 ])
 def test_bad_typed_input_is_a_422_saying_what_is_wrong(client, body, says):
     r = client.post("/api/discard", json=body)
@@ -88,7 +93,8 @@ def test_five_cards_for_two_players_suggests_three_or_four(client, photos):
 
 
 def test_not_an_image_and_no_body_are_clear(client):
-    r = client.post("/api/discard", files={"photo": ("deal.jpg", b"not a photo", "image/jpeg")}, data={"seat": "pone"})
+    r = client.post("/api/discard", files={"photo": ("deal.jpg", b"not a photo", "image/jpeg")},
+                    data={"seat": "pone"})
     assert r.status_code == 422 and r.json()["detail"].startswith("photo: ")
     r = client.post("/api/discard", content=b"2H 3D", headers={"content-type": "text/plain"})
     assert r.status_code == 415 and "multipart form with a photo" in r.json()["detail"]
@@ -107,8 +113,10 @@ def test_a_busy_server_turns_a_discard_photo_away_but_still_ranks_typed_cards(cl
     try:
         busy = client.post("/api/discard", files={"photo": ("deal.jpg", photos["six"].jpeg, "image/jpeg")},
                            data={"seat": "dealer"})
-        typed = client.post("/api/discard", json={"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "pone"})
+        typed = client.post("/api/discard",
+                            json={"cards": ["2H", "3D", "4C", "5S", "5H", "JD"], "seat": "pone"})
     finally:
         gate.in_flight = before
-    assert busy.status_code == 503 and busy.headers["retry-after"] and busy.json()["detail"].startswith("busy:")
+    assert busy.status_code == 503 and busy.headers["retry-after"]
+    assert busy.json()["detail"].startswith("busy:")
     assert typed.status_code == 200

@@ -31,13 +31,15 @@ def test_a_seeded_deal_repeats(client):
 
 
 def test_focus_deals_the_missed_lesson_more_often(client):
-    deals = [client.post("/api/practice/deal", json={"seed": s, "focus": ["double run"]}).json() for s in range(40)]
+    deals = [client.post("/api/practice/deal", json={"seed": s, "focus": ["double run"]}).json()
+             for s in range(40)]
     runs = [d for d in deals if "double run" in lessons_in(score_show(d["hand"], d["starter"]))]
     assert len(runs) >= 10
 
 
 def test_check_a_short_total_names_the_missed_item(client):
-    res = client.post("/api/practice/check", json={"hand": ["5H", "5D", "5S", "JC"], "starter": "5C", "answer": "28"})
+    res = client.post("/api/practice/check",
+                      json={"hand": ["5H", "5D", "5S", "JC"], "starter": "5C", "answer": "28"})
     assert res.status_code == 200
     body = res.json()
     assert body["correct"] is False and body["claimed"] == 28 and body["total"] == 29
@@ -74,13 +76,16 @@ def test_check_a_right_count(client):
 
 
 @pytest.mark.parametrize(("path", "body", "detail"), [
-    ("check", {"hand": ["5H", "5D", "5S"], "starter": "5C", "answer": "3"}, "hand: List should have at least 4 items"),
+    ("check", {"hand": ["5H", "5D", "5S"], "starter": "5C", "answer": "3"},
+     "hand: List should have at least 4 items"),
     ("check", {"hand": ["5H", "5D", "5S", "5H"], "starter": "5C", "answer": "3"}, "5H is given twice"),
-    ("check", {"hand": ["5H", "5D", "5S", "JC"], "starter": "5H", "answer": "3"}, "the starter 5H is also in the hand"),
+    ("check", {"hand": ["5H", "5D", "5S", "JC"], "starter": "5H", "answer": "3"},
+     "the starter 5H is also in the hand"),
     ("check", {"hand": ["5H", "5D", "5S", "1X"], "starter": "5C", "answer": "3"}, "'1X' is not a card"),
     ("check", {"hand": ["5H", "5D", "5S", "JC"], "starter": "5C", "answer": "pair 5H 9C"},
      "9C is not one of the cards dealt"),
-    ("check", {"hand": ["5H", "5D", "5S", "JC"], "starter": "5C", "answer": "31"}, "a total is a whole number from 0 to 29"),
+    ("check", {"hand": ["5H", "5D", "5S", "JC"], "starter": "5C", "answer": "31"},
+     "a total is a whole number from 0 to 29"),
     ("check", {"hand": ["5H", "5D", "5S", "JC"], "starter": "5C", "answer": " "}, "nothing typed"),
     ("deal", {"level": "hard"}, "level: Input should be 'easy' or 'mixed'"),
     ("deal", {"focus": ["muggins"]}, "focus.0: Input should be 'nobs'"),

@@ -1,11 +1,11 @@
 """Bad uploads against a real uvicorn server: each gets a 4xx JSON reason, and the server keeps serving."""
 
+import cv2
 import httpx
 import numpy as np
 import pytest
 from support import FakeRecognizer, as_heic, live_server, show_photo, spread_photo
 
-import cv2
 from api.main import create_app
 
 NINE = "AH 2H 3H 4H 5H 6H 7H 8H 9H"
@@ -60,13 +60,15 @@ def bad_upload(kind: str, nine_cards: bytes) -> bytes:
     ("60 MP", 422, "the image is 10000x6000 (60 megapixels); the limit is 50 megapixels"),
     ("no cards", 422, "no cards seen"),
     ("greyscale", 422, "photo: the photo is greyscale: without colour hearts and diamonds cannot be told"),
-    ("9 cards", 422, "9 cards seen (AH 6H 2H 7H 3H 8H 4H 9H 5H); a show is 4 cards and the starter, 5 in all"),
+    ("9 cards", 422,
+     "9 cards seen (AH 6H 2H 7H 3H 8H 4H 9H 5H); a show is 4 cards and the starter, 5 in all"),
     ("damaged HEIC", 422, "photo: the HEIC/HEIF or AVIF photo cannot be decoded (damaged or cut short)"),
 ])
 def test_bad_upload_gets_a_reason_and_the_server_keeps_serving(server, kind, status, reason):
     url, good, nine = server
     with httpx.Client(base_url=url, timeout=60) as client:
-        res = client.post("/api/count", files={"photo": ("upload.jpg", bad_upload(kind, nine.jpeg), "image/jpeg")})
+        upload = ("upload.jpg", bad_upload(kind, nine.jpeg), "image/jpeg")
+        res = client.post("/api/count", files={"photo": upload})
         assert res.status_code == status, res.text
         assert res.headers["content-type"] == "application/json"
         assert reason in res.json()["detail"]
@@ -79,7 +81,8 @@ def test_bad_upload_gets_a_reason_and_the_server_keeps_serving(server, kind, sta
 
 def test_nine_cards_come_back_with_their_boxes(server):
     url, _, nine = server
-    body = httpx.post(f"{url}/api/count", files={"photo": ("nine.jpg", nine.jpeg, "image/jpeg")}, timeout=60).json()
+    files = {"photo": ("nine.jpg", nine.jpeg, "image/jpeg")}
+    body = httpx.post(f"{url}/api/count", files=files, timeout=60).json()
     assert [c["card"] for c in body["cards"]] == [str(c) for c in nine.detections.cards]
     assert sorted(c["card"] for c in body["cards"]) == sorted(NINE.split())
     assert body["image"] == {"width": 1300, "height": 1000}

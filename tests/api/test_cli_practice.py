@@ -127,8 +127,8 @@ def test_bad_options_are_one_line_and_exit_2(args, message):
 
 def test_in_a_terminal():
     fd, terminal = pty.openpty()
-    proc = subprocess.Popen([*CLI, "practice", "--seed", "2", "--rounds", "1"], stdin=terminal, stdout=terminal,
-                            stderr=terminal, close_fds=True)
+    proc = subprocess.Popen([*CLI, "practice", "--seed", "2", "--rounds", "1"], stdin=terminal,
+                            stdout=terminal, stderr=terminal, close_fds=True)
     os.close(terminal)
     seen = b""
 

@@ -175,7 +175,8 @@ def test_a_reader_that_leaves_early_is_not_an_error(tmp_path: Path) -> None:
     assert done.stderr == ""
 
 
-@pytest.mark.skipif(shutil.which("cribcount") is None and not (Path(sys.executable).parent / "cribcount").exists(),
+@pytest.mark.skipif(shutil.which("cribcount") is None
+                    and not (Path(sys.executable).parent / "cribcount").exists(),
                     reason="console script not installed")
 def test_console_script_is_installed() -> None:
     assert _cribcount()[0].endswith("cribcount")

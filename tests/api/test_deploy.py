@@ -21,7 +21,7 @@ import pytest
 from support import ROOT, free_port, load_samples, real_models_reason
 
 sys.path.insert(0, str(ROOT))
-from benchmarks.loadgen import stop_group  # noqa: E402
+from benchmarks.loadgen import stop_group
 
 DEPLOY = ROOT / "docs" / "deploy.md"
 
@@ -64,7 +64,8 @@ def test_the_deploy_command_serves_photos_from_two_processes():
             assert time.monotonic() < deadline, "the server did not get ready in 90 s"
             time.sleep(0.5)
         sample = load_samples()[0]
-        fields = {"crib": str(sample.crib).lower()} | ({"starter": str(sample.starter)} if sample.starter else {})
+        starter = {"starter": str(sample.starter)} if sample.starter else {}
+        fields = {"crib": str(sample.crib).lower()} | starter
         res = httpx.post(f"{base}/api/count", timeout=60, data=fields,
                          files={"photo": (sample.path.name, sample.path.read_bytes(), "image/jpeg")})
         assert res.status_code == 200 and res.json()["show"]["total"] == sample.total
