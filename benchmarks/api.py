@@ -44,9 +44,10 @@ from api.main import create_app
 from api.settings import Settings
 from benchmarks.loadgen import health_under_uploads, run_level, serve
 from benchmarks.vision import make_12mp_jpeg, percentile
-from vision.image_io import decode_photo
-from vision.recognizer import MODELS_DIR, Recognizer
-from vision.starter import show_in_view
+from vision.config import MODELS_DIR
+from vision.decode import decode_photo
+from vision.pipeline import Recognizer
+from vision.roles import show_in_view
 
 
 def drawn_12mp_jpeg(out: Path) -> Path:

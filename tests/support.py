@@ -20,9 +20,9 @@ import numpy as np
 import uvicorn
 
 from scorer.cards import Card, parse_cards
+from vision.config import RecognizerConfig
+from vision.decode import Photo
 from vision.detections import Detections, Expected
-from vision.image_io import Photo
-from vision.recognizer import RecognizerConfig
 
 FELT = (40, 110, 30)  # BGR table green
 
@@ -96,7 +96,7 @@ def spread_photo(cards: str, size: tuple[int, int]) -> DrawnPhoto:
 
 @dataclass
 class FakeRecognizer:
-    """Test double for :class:`vision.recognizer.Recognizer`: cards by photo size, else none."""
+    """Test double for :class:`vision.pipeline.Recognizer`: cards by photo size, else none."""
 
     scenes: dict[tuple[int, int], Detections] = field(default_factory=dict)
     config: RecognizerConfig = field(default_factory=RecognizerConfig)

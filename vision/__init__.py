@@ -1,15 +1,26 @@
-"""Photo -> cards: detector, classifier, synthetic data, training, evaluation.
+"""Photo -> cards: decode, detect the corner indices, classify them, merge them into cards.
 
-``vision.recognize(photo)`` is the entry point; :mod:`vision.recognizer` holds the models.
+``vision.recognize(photo)`` is the entry point; :mod:`vision.pipeline` runs the stages in order
+(:mod:`vision.decode`, :mod:`vision.balance`, :mod:`vision.detect`, :mod:`vision.classify`,
+:mod:`vision.merge`, :mod:`vision.second_look`) and :mod:`vision.roles` reads the show from the
+layout (:mod:`vision.starter`: which card is the starter).
 """
+
+from __future__ import annotations
+
+from os import PathLike
+
+import numpy as np
 
 from vision.detections import Detection, Detections
 
 __all__ = ["Detection", "Detections", "recognize"]
 
 
-def recognize(image):  # noqa: ANN001, ANN201 - keeps onnxruntime out of `import vision`
-    """Cards in a photo (path, bytes, BGR array or Pillow image) with the shipped models; see :mod:`vision.recognizer`."""
-    from vision.recognizer import recognize as _recognize
+def recognize(image: str | PathLike | bytes | np.ndarray) -> Detections:
+    """Cards in a photo (path, bytes, BGR array or Pillow image) with the shipped models; see
+    :mod:`vision.pipeline`, imported here only when first called, so ``import vision`` loads no
+    onnxruntime."""
+    from vision.pipeline import recognize as _recognize
 
     return _recognize(image)

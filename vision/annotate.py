@@ -68,7 +68,8 @@ class CardAnnotator:
         """:meth:`annotate` with the show's items, total and his heels listed below the photo."""
         return self.annotate(scene, detections, lines=show_lines(show), scale=scale)
 
-    def _tag(self, image: np.ndarray, text: str, at: tuple[int, int], colour: BGR, font: float, thick: int) -> None:
+    def _tag(self, image: np.ndarray, text: str, at: tuple[int, int], colour: BGR, font: float,
+             thick: int) -> None:
         """Text on a filled box just above ``at`` (inside the photo when the card touches the top)."""
         (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font, thick)
         x = min(max(at[0], 0), max(image.shape[1] - tw - 2 * thick, 0))
@@ -97,8 +98,9 @@ def _wrap(text: str, width_px: int, font: float, thick: int) -> list[str]:
     """``text`` split at spaces into lines that fit ``width_px`` (the spoken count is long)."""
     lines: list[str] = []
     for word in text.split(" "):
-        if lines and cv2.getTextSize(f"{lines[-1]} {word}", cv2.FONT_HERSHEY_SIMPLEX, font, thick)[0][0] <= width_px:
-            lines[-1] = f"{lines[-1]} {word}"
+        longer = f"{lines[-1]} {word}" if lines else ""
+        if longer and cv2.getTextSize(longer, cv2.FONT_HERSHEY_SIMPLEX, font, thick)[0][0] <= width_px:
+            lines[-1] = longer
         else:
             lines.append(word)
     return lines or [""]

@@ -10,12 +10,14 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from vision.image_io import DECODE_LONG_SIDE
+from vision.decode import DECODE_LONG_SIDE
 
 _HERE = Path(__file__).resolve().parent
 MODELS_DIR = Path(os.environ.get("CRIBCOUNT_MODELS") or next(
-    (d for d in (_HERE / "models", _HERE.parent / "models") if (d / "detector.onnx").is_file()), _HERE.parent / "models"))
-"""The shipped ONNX models: ``models/`` of a checkout, ``vision/models`` in a wheel (or ``$CRIBCOUNT_MODELS``)."""
+    (d for d in (_HERE / "models", _HERE.parent / "models") if (d / "detector.onnx").is_file()),
+    _HERE.parent / "models"))
+"""The shipped ONNX models: ``models/`` of a checkout, ``vision/models`` in a wheel (or
+``$CRIBCOUNT_MODELS``)."""
 
 CLASSIFIER_FILES = ("classifier.onnx", "classifier2.onnx", "classifier3.onnx")
 """The first classifier, and the others (when present) asked about the indices it is unsure of."""

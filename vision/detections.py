@@ -41,8 +41,8 @@ class Expected:
     Counting a show, the product knows how many cards the photo should hold: five (the hand and the
     starter), or four when the player named the starter, which may then be in view or not. Told
     so, the recognizer makes up a missing card from the readings short of the line
-    (:attr:`~vision.recognizer.RecognizerConfig.show_fill_floor`) and the count sets one too many
-    aside (:func:`vision.starter.surest`); read as anything else, a photo carries no such
+    (:attr:`~vision.config.RecognizerConfig.show_fill_floor`) and the count sets one too many
+    aside (:func:`vision.roles.surest`); read as anything else, a photo carries no such
     knowledge and each card stands on its own.
     """
 
@@ -90,7 +90,7 @@ class Detection:
     def to_check(self) -> bool:
         """Whether the player should check this card: read below :data:`CHECK_BELOW`, or taken only to
         make up a show's number (:attr:`made_up`), however it read. A wrong card not so marked is the
-        one a player has no reason to doubt (:attr:`api.evaluate.PhotoResult.unmarked_false`)."""
+        one a player has no reason to doubt (:attr:`vision.evaluate.PhotoResult.unmarked_false`)."""
         return self.confidence < CHECK_BELOW or self.made_up
 
     @property
@@ -150,6 +150,14 @@ class Detections:
         for key, arr in self.data.items():
             if len(arr) != n:
                 raise ValueError(f"data[{key!r}] has {len(arr)} rows, xyxy has {n}")
+
+    @classmethod
+    def from_onnx(cls, output: np.ndarray) -> Detections:
+        """The boxes of a YOLO detector's raw ONNX output (4 + classes, N): each column a box as centre
+        and size, then its score per class; the box's confidence is its best class score."""
+        cx, cy, w, h = output[:4]
+        x0, y0 = cx - w / 2, cy - h / 2
+        return cls(xyxy=np.column_stack([x0, y0, x0 + w, y0 + h]), confidence=output[4:].max(axis=0))
 
     @classmethod
     def empty(cls) -> Detections:

@@ -157,7 +157,7 @@ def read_header(data: bytes) -> Header:
         # Pillow refuses, from the header, images over twice its MAX_IMAGE_PIXELS (179 MP by default)
         # before allocating anything; any limit of ours is below that.
         raise FormatError(TOO_BIG) from None
-    except Exception:  # noqa: BLE001 - Pillow raises SyntaxError, OSError, struct.error, ValueError,
+    except Exception:  # Pillow raises SyntaxError, OSError, struct.error, ValueError,
         # EOFError... from a damaged header, by plugin; for the sender it is one thing
         raise FormatError(f"the {_NAMES[fmt]} photo cannot be decoded (damaged or cut short); "
                           f"send it again, or as JPEG") from None
@@ -172,7 +172,7 @@ def orientation_of(image: object) -> int:
     """The EXIF orientation of a Pillow image, 1 (upright) when absent, out of range or unreadable."""
     try:
         value = int(image.getexif().get(0x0112, 1) or 1)  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - a damaged EXIF block: the photo is still a photo
+    except Exception:  # a damaged EXIF block: the photo is still a photo
         return 1
     return value if 1 <= value <= 8 else 1
 

@@ -12,15 +12,6 @@ from scorer.cards import Card
 from vision.detections import Detections, Expected, box_iou, box_overlaps
 
 
-def geometric_mean(readings: np.ndarray) -> np.ndarray:
-    """(K, N, classes) probabilities -> (N, classes): the normalised geometric mean over K. Unlike
-    the plain mean, one reading that rules a class out pulls it down: readings that disagree make
-    an unsure result rather than a confident wrong one."""
-    logp = np.log(np.clip(readings, 1e-6, 1)).mean(axis=0)
-    p = np.exp(logp - logp.max(axis=1, keepdims=True))
-    return p / p.sum(axis=1, keepdims=True)
-
-
 def nested(xyxy: np.ndarray, min_cover: float = 0.0) -> np.ndarray:
     """(N, N): whether boxes i and j nest, the centre of one inside the other: two boxes on one
     index (one place holds one index), however differently sized. With ``min_cover``, they must
@@ -41,7 +32,8 @@ def _outread(xyxy: np.ndarray, best: np.ndarray, sure: np.ndarray, is_card: np.n
              min_cover: float = 0.0) -> np.ndarray:
     """Per index: whether a surer reading of a different card sits in the same place (:func:`nested`)."""
     n = len(best)
-    surer = (sure[None, :] > sure[:, None]) | ((sure[None, :] == sure[:, None]) & (np.arange(n)[None, :] > np.arange(n)[:, None]))
+    later = np.arange(n)[None, :] > np.arange(n)[:, None]
+    surer = (sure[None, :] > sure[:, None]) | ((sure[None, :] == sure[:, None]) & later)
     rival = nested(xyxy, min_cover) & (best[:, None] != best[None, :]) & is_card[None, :] & surer
     return is_card & rival.any(axis=1)
 
@@ -69,7 +61,7 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
     fewer cards pass the line the likeliest of those short of it (at ``fill_floor`` or more) make
     up the number (``made_up`` on their rows); a card ``expected.besides`` names is not counted.
     Of more cards than expected none is dropped here: the count sets the least sure aside and says
-    so (:func:`vision.starter.surest`).
+    so (:func:`vision.roles.surest`).
     """
     none = [i for i, c in enumerate(class_cards) if c is None]
     card_probs = probs.copy()

@@ -81,6 +81,6 @@ def test_no_detections_draws_nothing():
 
 def test_annotating_never_loads_a_model():
     code = ("import sys, vision.annotate; "
-            "print(any(m in sys.modules for m in ('onnxruntime', 'vision.recognizer', 'torch')))")
+            "print(any(m in sys.modules for m in ('onnxruntime', 'vision.pipeline', 'torch')))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"

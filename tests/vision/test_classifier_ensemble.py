@@ -10,10 +10,11 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.classify import cut_square, geometric_mean, square_crop_box
+from vision.config import CLASSIFIER_FILES, MODELS_DIR, RecognizerConfig
 from vision.detections import Detections
-from vision.inference import cut_square, square_crop_box, to_tensor
-from vision.merge import geometric_mean
-from vision.recognizer import CLASSIFIER_FILES, MODELS_DIR, Recognizer, RecognizerConfig
+from vision.pipeline import Recognizer
+from vision.sessions import to_tensor
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_images"
 
@@ -46,20 +47,21 @@ def _each_and_all(tmp_path, config):
     image = cv2.imread(str(sorted(SAMPLE.glob("*.jpg"))[0]))
     indices = together.detect_indices(image)
     assert len(indices) >= 5
-    return together.classify(image, indices), [r.classify(image, indices) for r in alone], together, image, indices
+    each = [r.classify(image, indices) for r in alone]
+    return together.classify(image, indices), each, together, image, indices
 
 
 def test_asked_always_the_classifiers_are_averaged(tmp_path):
-    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=1.1, second_opinion_turns=False,
-                                                                wider_crops_below=None))
+    config = RecognizerConfig(second_opinion_below=1.1, second_opinion_turns=False, wider_crops_below=None)
+    p_all, each, *_ = _each_and_all(tmp_path, config)
     np.testing.assert_allclose(p_all, np.mean(each, axis=0), atol=1e-5)
     # They are different models: averaging them is not a no-op.
     assert np.abs(each[0] - each[1]).max() > 1e-3
 
 
 def test_the_others_are_asked_only_where_the_first_is_unsure(tmp_path):
-    p_all, each, *_ = _each_and_all(tmp_path, RecognizerConfig(second_opinion_below=0.97, second_opinion_turns=False,
-                                                                wider_crops_below=None))
+    config = RecognizerConfig(second_opinion_below=0.97, second_opinion_turns=False, wider_crops_below=None)
+    p_all, each, *_ = _each_and_all(tmp_path, config)
     unsure = each[0].max(axis=1) < 0.97
     assert unsure.any() and not unsure.all(), "the sample should hold both kinds of index"
     np.testing.assert_allclose(p_all[~unsure], each[0][~unsure], atol=1e-5)
@@ -70,7 +72,8 @@ def _first_reads(recognizer: Recognizer, image: np.ndarray, indices: Detections,
                  quarters: int = 0) -> np.ndarray:
     """The first classifier's readings of ``indices`` cut at ``margin``, then turned ``quarters``."""
     first = recognizer.classifiers[0]
-    crops = [np.rot90(cut_square(image, square_crop_box(b, margin), first.size), quarters) for b in indices.xyxy]
+    crops = [np.rot90(cut_square(image, square_crop_box(b, margin), first.size), quarters)
+             for b in indices.xyxy]
     batch = np.concatenate([to_tensor(c) for c in crops])
     return first.session.run(None, {first.session.get_inputs()[0].name: batch})[0]
 

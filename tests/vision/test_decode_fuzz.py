@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support import as_heic
 
-from vision.image_io import ImageError, Photo, decode_photo, screen_photo
+from vision.decode import ImageError, Photo, decode_photo, screen_photo
 
 
 def _photo() -> np.ndarray:

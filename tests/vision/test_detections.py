@@ -47,7 +47,7 @@ def test_default_indices_are_the_boxes():
     ("is_starter", [True]),
 ])
 def test_row_counts_must_agree(field, value):
-    kwargs = dict(xyxy=np.zeros((2, 4)), confidence=[0.1, 0.2])
+    kwargs = {"xyxy": np.zeros((2, 4)), "confidence": [0.1, 0.2]}
     kwargs[field] = value
     with pytest.raises(ValueError, match="rows"):
         Detections(**kwargs)

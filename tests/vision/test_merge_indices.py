@@ -62,8 +62,9 @@ def test_one_place_holds_one_index_so_a_nested_box_read_otherwise_gives_way():
     # A box on the 5 of hearts' index, and a wider one around it (a pip taken in) read as the 5 of spades.
     # The small box lies wholly inside the wide one: one place however the share is counted.
     for nest_cover in (0.0, 0.5):
-        found = merge_indices(indices((10, 10, 20, 30), (5, 5, 30, 40)),
-                              probs([0.95, 0.03, 0.01, 0.01], [0.1, 0.85, 0.03, 0.02]), CLASSES, 0.5, 0.0, nest_cover)
+        readings = probs([0.95, 0.03, 0.01, 0.01], [0.1, 0.85, 0.03, 0.02])
+        boxes = indices((10, 10, 20, 30), (5, 5, 30, 40))
+        found = merge_indices(boxes, readings, CLASSES, 0.5, 0.0, nest_cover)
         assert found.card_list == [Card.parse("5H")]
 
 
@@ -83,7 +84,8 @@ def test_two_unsure_corners_do_not_make_a_sure_card():
     # Each corner leans to 5H but is unsure, and their second guesses differ: combined, 5H reaches
     # 0.71, yet neither corner reads it at 0.5 on its own.
     corners = probs([0.45, 0.4, 0.1, 0.05], [0.45, 0.1, 0.4, 0.05])
-    assert merge_indices(indices((0, 0, 10, 20), (90, 130, 100, 150)), corners, CLASSES, 0.7).card_list == [Card.parse("5H")]
+    found = merge_indices(indices((0, 0, 10, 20), (90, 130, 100, 150)), corners, CLASSES, 0.7)
+    assert found.card_list == [Card.parse("5H")]
     assert len(merge_indices(indices((0, 0, 10, 20), (90, 130, 100, 150)), corners, CLASSES, 0.7, 0.5)) == 0
 
 
@@ -98,7 +100,8 @@ def test_neighbouring_indices_in_a_tight_fan_are_two_places():
     # yet the two share less than half of either box: two indices, both read.
     hearts, spades = (10, 10, 30, 50), (18, 20, 38, 60)
     readings = probs([0.9, 0.06, 0.02, 0.02], [0.02, 0.96, 0.01, 0.01])
-    assert sorted(map(str, merge_indices(indices(hearts, spades), readings, CLASSES, 0.5, 0.0, 0.5).card_list)) == ["5H", "5S"]
+    found = merge_indices(indices(hearts, spades), readings, CLASSES, 0.5, 0.0, 0.5)
+    assert sorted(map(str, found.card_list)) == ["5H", "5S"]
     # Counted by centres alone (the last release), the surer reading took the place.
     assert merge_indices(indices(hearts, spades), readings, CLASSES, 0.5).card_list == [Card.parse("5S")]
 
@@ -110,7 +113,7 @@ SHOW_CLASSES: list[Card | None] = [Card.parse(c) for c in ("5H", "5S", "JC", "9D
 def show_probs(*readings: tuple[str, float]) -> np.ndarray:
     """One index per reading: that card at that probability, the rest on `none`."""
     rows = np.zeros((len(readings), len(SHOW_CLASSES)), np.float32)
-    for row, (card, p) in zip(rows, readings):
+    for row, (card, p) in zip(rows, readings, strict=True):
         row[SHOW_CLASSES.index(Card.parse(card))] = p
         row[-1] = 1 - p
     return rows

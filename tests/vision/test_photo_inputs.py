@@ -7,9 +7,9 @@ import io
 import cv2
 import numpy as np
 import pytest
-
 from support import load_samples, real_models_reason
-from vision.image_io import GREYSCALE, ImageError, decode_photo, photo_from_array, read_photo
+
+from vision.decode import GREYSCALE, ImageError, decode_photo, photo_from_array, read_photo
 
 
 def table(w: int = 400, h: int = 300) -> np.ndarray:

@@ -8,9 +8,11 @@ import numpy as np
 import pytest
 
 from training.eval.afar import afar_jpeg
+from vision.config import MODELS_DIR, RecognizerConfig
 from vision.detections import Detections, box_iou
 from vision.merge import group_looks
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+from vision.pipeline import Recognizer
+from vision.second_look import in_doubt, second_look_window
 
 IOU, CONFIDENCE = 0.5, 0.3
 
@@ -115,8 +117,7 @@ def test_no_second_look_sizes_take_one_look(photo):
 # -- second looks only where the main look leaves doubt ------------------------------------------
 
 def test_no_card_read_is_doubt():
-    recognizer = Recognizer(MODELS_DIR)
-    assert recognizer.in_doubt(Detections.empty())
+    assert in_doubt(Detections.empty(), RecognizerConfig())
 
 
 def five(*confidences: float) -> Detections:
@@ -125,15 +126,15 @@ def five(*confidences: float) -> Detections:
 
 
 def test_a_card_read_below_the_line_is_doubt_and_five_cards_above_it_are_not():
-    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=0.999))
-    assert not recognizer.in_doubt(five(0.9995, 1.0, 1.0, 1.0, 1.0))
-    assert recognizer.in_doubt(five(0.98, 1.0, 1.0, 1.0, 1.0))
+    config = RecognizerConfig(second_look_below=0.999)
+    assert not in_doubt(five(0.9995, 1.0, 1.0, 1.0, 1.0), config)
+    assert in_doubt(five(0.98, 1.0, 1.0, 1.0, 1.0), config)
 
 
 def test_fewer_cards_than_a_show_is_doubt_however_sure():
-    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=0.999, second_look_fewer_than=5))
-    assert recognizer.in_doubt(five(1.0, 1.0, 1.0, 1.0, 1.0)[:4])
-    assert not Recognizer(MODELS_DIR, RecognizerConfig(second_look_fewer_than=4)).in_doubt(five(1.0, 1.0, 1.0, 1.0, 1.0)[:4])
+    four_sure = five(1.0, 1.0, 1.0, 1.0, 1.0)[:4]
+    assert in_doubt(four_sure, RecognizerConfig(second_look_below=0.999, second_look_fewer_than=5))
+    assert not in_doubt(four_sure, RecognizerConfig(second_look_fewer_than=4))
 
 
 def _looks_taken(recognizer: Recognizer, path: str) -> tuple[list[str], list[int]]:
@@ -167,7 +168,8 @@ def test_a_photo_with_a_doubtful_card_gets_the_second_looks_and_reads_as_looking
     always = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, **WHOLE))
     expected = always.recognize("sample_images/starter-on-the-deck.jpg")
     assert cards == [str(c) for c in expected.card_list]
-    got = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=line, **WHOLE)).recognize("sample_images/starter-on-the-deck.jpg")
+    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=line, **WHOLE))
+    got = recognizer.recognize("sample_images/starter-on-the-deck.jpg")
     assert np.allclose(got.confidence, expected.confidence) and np.allclose(got.xyxy, expected.xyxy)
 
 
@@ -190,19 +192,19 @@ def test_a_look_through_a_window_sees_what_the_whole_look_sees_there(photo):
 
 
 def test_the_window_is_the_boxes_grown_by_their_median_height():
-    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_window=2))
     img = np.zeros((1000, 2000, 3), np.uint8)
     around = boxes((500, 400, 520, 440, 0.9), (700, 400, 720, 450, 0.9), (900, 400, 920, 430, 0.9))
-    assert recognizer.second_look_window(img, around.xyxy) == (420, 320, 1000, 530)  # median height 40
+    window = second_look_window(img, around.xyxy, RecognizerConfig(second_look_window=2))
+    assert window == (420, 320, 1000, 530)  # median height 40
 
 
 def test_a_window_that_takes_in_the_whole_photo_or_has_nothing_to_go_round_is_the_whole_photo():
-    recognizer = Recognizer(MODELS_DIR, RecognizerConfig(second_look_window=4))
+    config = RecognizerConfig(second_look_window=4)
     img = np.zeros((100, 200, 3), np.uint8)
-    assert recognizer.second_look_window(img, boxes((40, 10, 60, 50, 0.9)).xyxy) is None
-    assert recognizer.second_look_window(img, Detections.empty().xyxy) is None
-    assert Recognizer(MODELS_DIR, RecognizerConfig(second_look_window=0)).second_look_window(
-        np.zeros((1000, 2000, 3), np.uint8), boxes((500, 400, 520, 440, 0.9)).xyxy) is None
+    assert second_look_window(img, boxes((40, 10, 60, 50, 0.9)).xyxy, config) is None
+    assert second_look_window(img, Detections.empty().xyxy, config) is None
+    big, one = np.zeros((1000, 2000, 3), np.uint8), boxes((500, 400, 520, 440, 0.9)).xyxy
+    assert second_look_window(big, one, RecognizerConfig(second_look_window=0)) is None
 
 
 def _rows_read(recognizer: Recognizer, path: str) -> list[int]:
@@ -221,9 +223,10 @@ def _rows_read(recognizer: Recognizer, path: str) -> list[int]:
 
 def test_a_second_look_reads_only_the_boxes_on_unsure_indices_and_the_new_ones():
     path = "sample_images/starter-on-the-deck.jpg"
-    every = _rows_read(Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=2.0,
-                                                               **WHOLE)), path)
-    only_new = Recognizer(MODELS_DIR, RecognizerConfig(second_look_below=2.0, second_reading_below=0.0, **WHOLE))
+    every_config = RecognizerConfig(second_look_below=2.0, second_reading_below=2.0, **WHOLE)
+    every = _rows_read(Recognizer(MODELS_DIR, every_config), path)
+    only_new = Recognizer(MODELS_DIR,
+                          RecognizerConfig(second_look_below=2.0, second_reading_below=0.0, **WHOLE))
     img = cv2.imread(path)
     read, groups = only_new.find_indices(img)
     main = only_new.detect_indices(img)
@@ -274,7 +277,8 @@ def test_the_zoomed_look_is_taken_only_where_it_enlarges_the_cards(photo):
     recognizer.recognize(photo)  # the cards fill the frame: no zoomed look
     assert all(shape == photo.shape[:2] for shape, _ in sizes)
     sizes.clear()
-    far = cv2.imdecode(np.frombuffer(_from_afar("sample_images/row-on-a-wood-table.jpg"), np.uint8), cv2.IMREAD_COLOR)
+    data = _from_afar("sample_images/row-on-a-wood-table.jpg")
+    far = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     recognizer.recognize(far)  # read at half size, 2000 x 1500, as its JPEG decodes with WHOLE
     zoomed = [(shape, size) for shape, size in sizes if shape != (1500, 2000)]
     assert len(zoomed) == 1 and zoomed[0][1] == 608 and max(zoomed[0][0]) < 1000  # the cards' region only

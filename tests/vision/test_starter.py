@@ -7,7 +7,8 @@ from hypothesis import strategies as st
 
 from scorer.cards import Card, parse_cards
 from vision.detections import Detections, Expected
-from vision.starter import SURE, CardCountError, assign_roles, find_starter, show_in_view, surest
+from vision.roles import CardCountError, assign_roles, show_in_view, surest
+from vision.starter import SURE, find_starter
 
 CARD_W, CARD_H = 100.0, 140.0
 
@@ -102,21 +103,21 @@ def test_probabilities_sum_to_one():
     position=st.integers(0, 4),
 )
 def test_a_card_lifted_off_a_ragged_row_is_found_at_any_scale(jitter, scale, lift, along, position):
-    row = [(x + dx, y + dy) for (x, y), (dx, dy) in zip(ROW, jitter)]
+    row = [(x + dx, y + dy) for (x, y), (dx, dy) in zip(ROW, jitter, strict=False)]
     starter = (100 + 360 * along + jitter[4][0], 300 - lift * CARD_H)
     centers = [(x * scale, y * scale) for x, y in row]
     centers.insert(position, (starter[0] * scale, starter[1] * scale))
     dets = layout(centers)
     # Card boxes scale with the photo too.
-    dets = dets.with_(indices=tuple(
-        (ind - np.tile(c, 2)) * scale + np.tile(c, 2) for ind, c in zip(dets.indices, dets.center)))
+    dets = dets.with_(indices=tuple((ind - np.tile(c, 2)) * scale + np.tile(c, 2)
+                                    for ind, c in zip(dets.indices, dets.center, strict=True)))
     guess = find_starter(dets)
     assert guess.index == position
     assert guess.sure
 
 
 def test_find_starter_needs_five_cards():
-    with pytest.raises(CardCountError, match="needs 5 cards, got 4"):
+    with pytest.raises(ValueError, match="needs 5 cards, got 4"):
         find_starter(layout(ROW, cards="5H 5D 5S JC"))
 
 

@@ -8,8 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.image_io import channel_percentiles, white_balanced
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+from vision.balance import channel_percentiles, white_balanced
+from vision.config import MODELS_DIR, RecognizerConfig
+from vision.pipeline import Recognizer
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_images" / "row-on-a-wood-table.jpg"
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import cv2
 
-from vision.image_io import to_long_side
+from vision.detect import to_long_side
 
 
 def pick(files: list[Path], split: str, cls: str, rng: random.Random, *, half: tuple[str, ...],

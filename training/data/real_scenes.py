@@ -39,9 +39,10 @@ import numpy as np
 from scorer.cards import Card
 from training.data.real_crops import HARVEST_SETTINGS, UprightPhoto, labelled_photos, split_of, upright
 from training.data.yolo import box_row, write_rows
+from vision.config import MODELS_DIR, RecognizerConfig
 from vision.detections import Detections
 from vision.merge import nested
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+from vision.pipeline import Recognizer
 
 SURE = 0.25
 """Detector score above which an index we cannot vouch for makes the photo unusable."""

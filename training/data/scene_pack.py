@@ -26,7 +26,7 @@ import numpy as np
 from training.data.crop_pack import write_zips
 from training.data.yolo import label_of
 from training.train.blur_aug import blur_as_camera
-from vision.image_io import to_long_side
+from vision.detect import to_long_side
 
 BLUR_PX = (0.6, 2.0)
 """The blur of a blurred copy (a Gaussian's sigma, or a motion streak's length / sqrt(12)) in px of

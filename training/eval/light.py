@@ -17,8 +17,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.decode import ImageError
 from vision.detections import Detections, Expected
-from vision.image_io import ImageError
 
 
 @dataclass(frozen=True)

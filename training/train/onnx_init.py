@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.evaluate import IMAGE_SUFFIXES
 from training.train.offline import prepare_offline
+from vision.evaluate import IMAGE_SUFFIXES
 
 ARCHITECTURES = {"classify": "yolo11-cls.yaml", "detect": "yolo11.yaml"}
 MAX_CHANNELS = 1024
@@ -77,8 +77,8 @@ def _calibration_batch(files: list[Path], imgsz: int, n: int, seed: int) -> np.n
     Ultralytics trains; one shape, so they stack into one batch); random noise when there are no files."""
     import cv2
 
-    from vision.inference import letterbox as _letterbox
-    from vision.inference import to_tensor as _to_tensor
+    from vision.detect import letterbox as _letterbox
+    from vision.sessions import to_tensor as _to_tensor
 
     rng = np.random.default_rng(seed)
     if not files:

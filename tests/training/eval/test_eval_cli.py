@@ -15,7 +15,7 @@ def test_eval_against_other_models_prints_the_paired_differences(capsys):
     # The shipped models against themselves on the sample photos: nothing differs.
     from pathlib import Path
 
-    from vision.recognizer import MODELS_DIR
+    from vision.config import MODELS_DIR
 
     samples = str(Path(__file__).resolve().parents[3] / "sample_images")
     assert main([samples, "--against", str(MODELS_DIR), "--json"]) == 0
@@ -37,7 +37,7 @@ def test_eval_against_other_models_prints_the_paired_differences(capsys):
 def test_eval_measures_one_look_against_the_shipped_second_looks(capsys):
     from pathlib import Path
 
-    from vision.recognizer import MODELS_DIR
+    from vision.config import MODELS_DIR
 
     samples = str(Path(__file__).resolve().parents[3] / "sample_images")
     assert main([samples, "--second-looks", "none", "--against", str(MODELS_DIR), "--json"]) == 0
@@ -49,7 +49,7 @@ def test_eval_measures_one_look_against_the_shipped_second_looks(capsys):
 def test_eval_measures_looking_again_at_every_photo_against_the_shipped_reading(capsys):
     from pathlib import Path
 
-    from vision.recognizer import MODELS_DIR
+    from vision.config import MODELS_DIR
 
     samples = str(Path(__file__).resolve().parents[3] / "sample_images")
     assert main([samples, "--always-look-again", "--against", str(MODELS_DIR), "--json"]) == 0
@@ -61,7 +61,7 @@ def test_eval_measures_looking_again_at_every_photo_against_the_shipped_reading(
 def test_eval_measures_the_last_releases_whole_second_looks_against_the_shipped_reading(capsys):
     from pathlib import Path
 
-    from vision.recognizer import MODELS_DIR
+    from vision.config import MODELS_DIR
 
     samples = str(Path(__file__).resolve().parents[3] / "sample_images")
     args = [samples, "--always-look-again", "--whole-second-looks", "--against", str(MODELS_DIR), "--json"]
@@ -84,7 +84,7 @@ def test_eval_refuses_second_look_sizes_that_are_not_sizes(capsys, sizes):
 def test_eval_measures_reading_photos_as_shows_against_reading_them_as_they_are(capsys):
     from pathlib import Path
 
-    from vision.recognizer import MODELS_DIR
+    from vision.config import MODELS_DIR
 
     samples = str(Path(__file__).resolve().parents[3] / "sample_images")
     assert main([samples, "--as-shows", "--against", str(MODELS_DIR), "--json"]) == 0

@@ -6,8 +6,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.recognizer import MODELS_DIR, Recognizer
 from training.eval.sweep import Memo, PhotoSet, main, parse_try, remembering, variant
+from vision.config import MODELS_DIR
+from vision.pipeline import Recognizer
 
 SAMPLES = Path(__file__).resolve().parents[3] / "sample_images"
 

@@ -1,5 +1,6 @@
-"""Decode photos for recognition: EXIF orientation, reduced-scale JPEG decode, HEIC, size limits.
+"""Decode: a photo file, its bytes or an array in memory -> upright BGR pixels, guarded.
 
+EXIF orientation, reduced-scale JPEG decode, HEIC, size limits.
 The header is read first (:mod:`vision.formats`: the format sniffed from the bytes, the size and
 EXIF orientation from Pillow's lazy open), so a file over the pixel limit is refused before any
 pixel is decoded. Phones store pixels sideways and say so in EXIF tag 0x0112: OpenCV decodes with
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from os import PathLike
 from pathlib import Path
 
 import cv2
@@ -84,7 +86,8 @@ def _apply_orientation(img: np.ndarray, orientation: int) -> np.ndarray:
     rotate = {3: cv2.ROTATE_180, 4: cv2.ROTATE_180, 5: cv2.ROTATE_90_COUNTERCLOCKWISE,
               6: cv2.ROTATE_90_CLOCKWISE, 7: cv2.ROTATE_90_CLOCKWISE, 8: cv2.ROTATE_90_COUNTERCLOCKWISE}
     if orientation in (5, 7):  # transpose / transverse: mirror then rotate the other way
-        return cv2.rotate(img, cv2.ROTATE_90_COUNTERCLOCKWISE if orientation == 5 else cv2.ROTATE_90_CLOCKWISE)
+        turn = cv2.ROTATE_90_COUNTERCLOCKWISE if orientation == 5 else cv2.ROTATE_90_CLOCKWISE
+        return cv2.rotate(img, turn)
     return cv2.rotate(img, rotate[orientation]) if orientation in rotate else img
 
 
@@ -101,7 +104,7 @@ def _decode_heif(data: bytes, min_long_side: int, limits: Limits) -> Photo:
     try:
         image = Image.open(io.BytesIO(data), formats=("HEIF", "AVIF"))
         image.load()
-    except Exception:  # noqa: BLE001 - what a damaged file raises depends on the decoder and on
+    except Exception:  # what a damaged file raises depends on the decoder and on
         # whoever patched Pillow in this process (ultralytics' Image.open retries with a plugin
         # it may not have: ModuleNotFoundError); for the sender it is one thing, a file not decoded
         raise ImageError("the HEIC/HEIF or AVIF photo cannot be decoded (damaged or cut short); "
@@ -243,7 +246,8 @@ def read_photo(path: str | Path, *, min_long_side: int = DECODE_LONG_SIDE, limit
     return decode_photo(_file_bytes(path, limits), min_long_side=min_long_side, limits=limits)
 
 
-def photo_from_array(image: object, *, min_long_side: int = DECODE_LONG_SIDE, limits: Limits = LOCAL) -> Photo:
+def photo_from_array(image: object, *, min_long_side: int = DECODE_LONG_SIDE,
+                     limits: Limits = LOCAL) -> Photo:
     """A photo handed over in memory (``vision.recognize`` called from other people's code), as
     :func:`decode_photo` would have decoded its file: a NumPy array in OpenCV's order (BGR, or BGRA
     with the alpha dropped) of 8-bit or 16-bit values or floats in 0..1 or 0..255, or a Pillow image
@@ -293,37 +297,11 @@ def _as_bgr8(arr: np.ndarray, limits: Limits) -> np.ndarray:
     return _in_colour(arr[:, :, :3] if arr.shape[2] == 4 else arr)
 
 
-def channel_percentiles(img: np.ndarray, q: float, step: int = 4) -> np.ndarray:
-    """Per channel of a BGR uint8 image, the value below which ``q`` percent of its pixels lie,
-    from every ``step``-th row and column (a histogram: a millisecond on a 12 MP photo)."""
-    sample = np.ascontiguousarray(img[::step, ::step])
-    out = np.empty(img.shape[2], np.float64)
-    for c in range(img.shape[2]):
-        cum = np.cumsum(cv2.calcHist([sample], [c], None, [256], [0, 256]).ravel())
-        out[c] = float(np.searchsorted(cum, cum[-1] * q / 100.0))
-    return out
-
-
-def to_long_side(img: np.ndarray, size: int) -> np.ndarray:
-    """``img`` scaled so its long side is ``size`` px: area-averaged when it shrinks (every source
-    pixel counts, no aliasing of thin glyph strokes), bilinear when it grows."""
-    h, w = img.shape[:2]
-    r = size / max(h, w)
-    return cv2.resize(img, (max(1, round(w * r)), max(1, round(h * r))),
-                      interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
-
-
-def white_balanced(img: np.ndarray, percentile: float = 99.0, target: float = 235.0,
-                   max_gain: float = 3.0, min_change: float = 0.25) -> np.ndarray:
-    """``img`` with each channel scaled so that its ``percentile`` lands on ``target``: the cards are
-    the white of a photo of cards (white patch balance), so a dim or yellow-lit photo is brought to the
-    light the models trained in. Only a photo clearly off is balanced, dim (every gain ≥ ``1 +
-    min_change``) or tinted (the largest gain that much over the smallest): balancing the moderate
-    casts of the training renders cost as many photos as it fixed. Gains lie in 1/1.25..``max_gain``,
-    so dark wood with a few small cards is not pushed to glare (docs/experiments, "Dim and warm light").
-    """
-    gains = np.clip(target / np.maximum(channel_percentiles(img, percentile), 1.0), 1 / 1.25, max_gain)
-    if gains.min() < 1 + min_change and gains.max() < (1 + min_change) * gains.min():
-        return img
-    lut = np.clip(np.arange(256)[:, None] * gains[None, :], 0, 255).astype(np.uint8).reshape(256, 1, 3)
-    return cv2.LUT(img, lut)
+def open_photo(image: str | PathLike | bytes | np.ndarray, *, min_long_side: int = DECODE_LONG_SIDE) -> Photo:
+    """A photo of one's own (:data:`LOCAL` limits) given as a path, encoded bytes, a BGR array or a
+    Pillow image, decoded as :func:`decode_photo` does. Raises :class:`ImageError`."""
+    if isinstance(image, (bytes, bytearray)):
+        return decode_photo(bytes(image), min_long_side=min_long_side, limits=LOCAL)
+    if isinstance(image, (str, PathLike)):
+        return read_photo(image, min_long_side=min_long_side)
+    return photo_from_array(image, min_long_side=min_long_side)

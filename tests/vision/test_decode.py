@@ -7,13 +7,8 @@ import numpy as np
 import pytest
 from support import as_heic
 
+from vision.decode import LOCAL, ImageError, decode_photo, read_photo
 from vision.formats import read_header
-from vision.image_io import (
-    LOCAL,
-    ImageError,
-    decode_photo,
-    read_photo,
-)
 
 
 def jpeg(w: int, h: int, quality: int = 90) -> bytes:
@@ -68,7 +63,8 @@ def test_a_photo_decoded_whole_has_nothing_finer():
     (b"hello, this is text", "not an image"),
     (jpeg(200, 100)[:-400], "truncated"),
     (b"\xff\xd8" + b"\x00" * (21 * 1024 * 1024), "limit is 20 MB"),
-    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64, "HEIC/HEIF or AVIF .* cannot be decoded"),
+    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64,
+     "HEIC/HEIF or AVIF .* cannot be decoded"),
 ])
 def test_bad_files_get_a_reason(data, reason):
     with pytest.raises(ImageError, match=reason):
@@ -143,7 +139,7 @@ def test_screening_refuses_what_is_plainly_no_photo_without_pillow(monkeypatch):
     from bombs import HOSTILE
 
     from vision import formats
-    from vision.image_io import UnsupportedImage, screen_photo
+    from vision.decode import UnsupportedImage, screen_photo
 
     monkeypatch.setattr(formats, "_pillow", lambda fmt: pytest.fail("screening opened Pillow"))
     screen_photo(jpeg(400, 300))  # a photo passes

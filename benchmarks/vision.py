@@ -1,6 +1,6 @@
 """Latency of the shipped recognizer: a 12-megapixel JPEG file -> detections, decode included.
 
-    python -m vision.bench [--photo PHOTO.jpg] [--runs 30]
+    python -m benchmarks.vision [--photo PHOTO.jpg] [--runs 30]
 
 Without ``--photo`` it times every photo in ``sample_images/``, each made a 4000x3000 JPEG
 (upscaled, with sensor-like noise so it compresses like a phone photo, ~2-4 MB): one photo
@@ -21,9 +21,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.config import MODELS_DIR, RecognizerConfig
+from vision.decode import LOCAL, ImageError, decode_photo
 from vision.detections import Detections
-from vision.image_io import LOCAL, ImageError, decode_photo
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, always_looking_again
+from vision.pipeline import Recognizer, always_looking_again
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_images"
 
@@ -65,7 +66,8 @@ def percentile(values: list[float], q: float) -> float:
     return sorted(values)[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
-def time_photo(recognizer: Recognizer, data: bytes, runs: int) -> tuple[list[float], list[float], Detections, tuple]:
+def time_photo(recognizer: Recognizer, data: bytes,
+               runs: int) -> tuple[list[float], list[float], Detections, tuple]:
     """Milliseconds of ``runs`` recognitions of the encoded photo ``data`` (after a warm-up run), wall and
     CPU (every thread's: what a photo costs a server's cores), the last detections, and the photo's size."""
     times, cpu, _ = [], [], recognizer.recognize(data)
@@ -78,7 +80,7 @@ def time_photo(recognizer: Recognizer, data: bytes, runs: int) -> tuple[list[flo
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vision.bench", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m benchmarks.vision", description=__doc__.splitlines()[0])
     p.add_argument("--photo", type=Path, help="a 12 MP JPEG (default: made from sample_images/)")
     p.add_argument("--runs", type=int, default=30)
     p.add_argument("--models", type=Path, default=MODELS_DIR)
@@ -104,13 +106,20 @@ def main(argv: list[str] | None = None) -> int:
             every, every_cpu = every + times, every_cpu + cpu
             looks = looks_taken(recognizer, data)
             again += looks > 1
-            print(f"{photo.name} ~{size[0]}x{size[1]}, {photo.stat().st_size / 1e6:.1f} MB; cards read: "
-                  f"{' '.join(str(c) for c in dets.card_list) or '-'}; {'looked again' if looks > 1 else 'one look'}; "
-                  f"median {statistics.median(times):.0f} ms, p90 {percentile(times, 0.9):.0f} ms, CPU {statistics.median(cpu):.0f} ms")
+            cards = " ".join(str(c) for c in dets.card_list) or "-"
+            print(f"{photo.name} ~{size[0]}x{size[1]}, {photo.stat().st_size / 1e6:.1f} MB; "
+                  f"cards read: {cards}; "
+                  f"{'looked again' if looks > 1 else 'one look'}; {timings(times)}, "
+                  f"CPU {statistics.median(cpu):.0f} ms")
     print(f"12 MP JPEG -> detections over {len(every)} runs ({len(photos)} photo{'s' * (len(photos) > 1)}, "
-          f"{again} looked at again): median {statistics.median(every):.0f} ms, p90 {percentile(every, 0.9):.0f} ms; "
+          f"{again} looked at again): {timings(every)}; "
           f"CPU per photo median {statistics.median(every_cpu):.0f} ms")
     return 0
+
+
+def timings(ms: list[float]) -> str:
+    """The median and p90 of ``ms``, as the benchmark prints them."""
+    return f"median {statistics.median(ms):.0f} ms, p90 {percentile(ms, 0.9):.0f} ms"
 
 
 if __name__ == "__main__":
