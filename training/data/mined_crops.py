@@ -40,8 +40,9 @@ from scorer.cards import Card
 from training.data.real_crops import NONE_CLASS, jittered_box, write_crop
 from training.synth.export import saved_scenes
 from vision.detections import box_iou, box_overlaps
-from vision.image_io import ImageError, read_photo
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+from vision.decode import ImageError, read_photo
+from vision.config import MODELS_DIR, RecognizerConfig
+from vision.pipeline import Recognizer
 
 # A detection sharing more than this fraction of its own area, or of an index's, with any index
 # (covered or not) is near enough to one that it may show part of it: not a clean ``none``.

@@ -16,8 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detections import Detections
 from training.eval.light import made_jpeg, reading_made
+from vision.detections import Detections
 
 FRAME = (4000, 3000)
 """(width, height) of the made photo: a 12 MP phone photo."""

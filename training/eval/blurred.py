@@ -15,8 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detections import Detections
 from training.eval.light import made_jpeg, reading_made
+from vision.detections import Detections
 
 MAX_SIGMA = 10.0
 """Past this a 640 px photo's indices are smudges: no measurement of reading."""

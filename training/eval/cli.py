@@ -15,13 +15,21 @@ from dataclasses import replace
 from pathlib import Path
 
 from api.commands.photo import DEFAULT_EVAL_SET
-from training.eval.compare import (breakdown_dict, breakdown_table, compare, compare_by_deck, deck_comparison_table, pooled,
-                              read_as_shows)
+from training.eval.compare import (
+    breakdown_dict,
+    breakdown_table,
+    compare,
+    compare_by_deck,
+    deck_comparison_table,
+    pooled,
+    read_as_shows,
+)
 from training.eval.light import LIGHTS
 from training.eval.made_over import WAYS
 from training.synth.cli import render_held_out
+from vision.config import MODELS_DIR, RecognizerConfig
 from vision.evaluate import EvalReport, evaluate, failure_sheet, load_labelled
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig, always_looking_again
+from vision.pipeline import Recognizer, always_looking_again
 
 
 class EvalError(ValueError):

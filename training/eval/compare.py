@@ -10,9 +10,10 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.evaluate import EvalReport, LabelledPhoto, PhotoResult, per_photo_counts, ratio_interval
 from vision.detections import Detections, Expected
-from vision.starter import SHOW_CARDS, surest
+from vision.evaluate import EvalReport, LabelledPhoto, PhotoResult, per_photo_counts, ratio_interval
+from vision.roles import surest
+from vision.starter import SHOW_CARDS
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ def read_as_shows(recognize: Callable[[Path, Expected | None], Detections],
                   photos: Iterable[LabelledPhoto]) -> Callable[[Path], Detections]:
     """``recognize`` as the count reads a photo: each photo of four or five cards in view told it
     holds that many (a show: five cards, or four and the starter named apart, :class:`Expected`),
-    and of one card more the least sure set aside (:func:`vision.starter.surest`); any other photo
+    and of one card more the least sure set aside (:func:`vision.roles.surest`); any other photo
     read as it is, with nothing told. Cards in view count the optional ones (no index readable)
     too: they lie in the photo, and the player counting the show knows they do."""
     shows = {p.path: Expected(n) for p in photos if (n := len(p.cards | p.optional)) in (SHOW_CARDS - 1, SHOW_CARDS)}

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 
 from training.eval.afar import check_frac, read_from_afar
 from training.eval.blurred import check_sigma, read_blurred
-from vision.detections import Detections
 from training.eval.light import check_light, in_light
 from training.eval.oblique import check_slant, read_slanted
 from training.eval.turned import check_degrees, read_turned
+from vision.detections import Detections
 
 
 @dataclass(frozen=True)

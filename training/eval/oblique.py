@@ -20,8 +20,8 @@ import cv2
 import numpy as np
 
 from training.eval.afar import table_colour
-from vision.detections import Detections
 from training.eval.light import made_jpeg, reading_made
+from vision.detections import Detections
 
 FOCAL_OF_LONG_SIDE = 0.75
 """The pinhole's focal length over the photo's long side: about 70 degrees across, a phone's main camera."""

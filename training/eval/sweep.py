@@ -27,10 +27,11 @@ from pathlib import Path
 import numpy as np
 
 from training.eval.compare import compare
-from vision.evaluate import evaluate, load_labelled
 from training.eval.made_over import WAYS
-from vision.inference import Classifier
-from vision.recognizer import MODELS_DIR, Recognizer, RecognizerConfig
+from vision.classify import Classifier
+from vision.config import MODELS_DIR, RecognizerConfig
+from vision.evaluate import evaluate, load_labelled
+from vision.pipeline import Recognizer
 
 
 def way_value(way: str, text: str) -> float | str:

@@ -19,8 +19,8 @@ import cv2
 import numpy as np
 
 from training.eval.afar import table_colour
-from vision.detections import Detections
 from training.eval.light import made_jpeg, reading_made
+from vision.detections import Detections
 
 
 def turned(img: np.ndarray, degrees: float) -> np.ndarray:

@@ -21,7 +21,7 @@ from tqdm import tqdm  # a well-kept progress bar, rather than one of our own
 
 # The crops were part of this module; callers still import them from here.
 from training.data.yolo import box_row
-from training.synth.crops import (  # noqa: F401
+from training.synth.crops import (
     CLS_CARD_VISIBLE,
     CLS_NONE_VISIBLE,
     CROP_MAX_PX,

@@ -13,9 +13,21 @@ from PIL import Image, ImageDraw, ImageFont
 
 from scorer.cards import JACK, KING, QUEEN, Card
 from training.synth.decks import DeckSpec
+
 # Fonts and suit shapes were part of this module; callers still import them from here.
-from training.synth.suits import (FALLBACK_FONT, FONT_DIRS, PIP_LAYOUT, SUIT_CHARS, _glyph_mask,  # noqa: F401
-                                  deck_suit, draw_suit, find_font, pip_style, random_suit_shape, suit_colour)
+from training.synth.suits import (
+    FALLBACK_FONT,
+    FONT_DIRS,
+    PIP_LAYOUT,
+    SUIT_CHARS,
+    _glyph_mask,
+    deck_suit,
+    draw_suit,
+    find_font,
+    pip_style,
+    random_suit_shape,
+    suit_colour,
+)
 
 _RANK_TEXT = {1: "A", JACK: "J", QUEEN: "Q", KING: "K", **{r: str(r) for r in range(2, 11)}}
 

@@ -16,12 +16,29 @@ import cv2
 import numpy as np
 
 from training.synth.decks import DeckArt, load_deck
+
 # Layouts and legibility limits were part of this module; callers still import them from here.
-from training.synth.layouts import (LAYOUTS, SCENE_TYPES, SCENE_WEIGHTS, Item, SceneSpec, TableProps,  # noqa: F401
-                                    _rot, make_scene, pick_cards)
-from training.synth.legibility import (BASE_BLUR_PX, MAX_BLUR_PER_INDEX_PX, MIN_LEGIBLE_INDEX_ACROSS_PX,  # noqa: F401
-                                       MIN_LEGIBLE_INDEX_PX, READABLE_VISIBLE_FRACTION, index_across, index_height,
-                                       legible)
+from training.synth.layouts import (
+    LAYOUTS,
+    SCENE_TYPES,
+    SCENE_WEIGHTS,
+    Item,
+    SceneSpec,
+    TableProps,
+    _rot,
+    make_scene,
+    pick_cards,
+)
+from training.synth.legibility import (
+    BASE_BLUR_PX,
+    MAX_BLUR_PER_INDEX_PX,
+    MIN_LEGIBLE_INDEX_ACROSS_PX,
+    MIN_LEGIBLE_INDEX_PX,
+    READABLE_VISIBLE_FRACTION,
+    index_across,
+    index_height,
+    legible,
+)
 from training.synth.photo import Focus
 from training.synth.surfaces import pick_surface, texture
 

@@ -18,7 +18,7 @@ FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/share/texmf/fonts"))
 FALLBACK_FONT = "DejaVuSans-Bold.ttf"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _font_file(name: str) -> str:
     for d in FONT_DIRS:
         hits = sorted(d.rglob(name))

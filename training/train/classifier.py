@@ -17,7 +17,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from training.train.common import add_common_args, export_unless_told_not, pick_device, scaled_model_yaml, train_or_resume
+from training.train.common import (
+    add_common_args,
+    export_unless_told_not,
+    pick_device,
+    scaled_model_yaml,
+    train_or_resume,
+)
 
 # YOLO11-cls at width 0.25 ("n") on 64 px crops: an index is ~20-60 px tall in a phone photo.
 DEFAULT_DEPTH, DEFAULT_WIDTH = 0.5, 0.25

@@ -13,7 +13,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from training.train.common import add_common_args, export_unless_told_not, pick_device, scaled_model_yaml, train_or_resume
+from training.train.common import (
+    add_common_args,
+    export_unless_told_not,
+    pick_device,
+    scaled_model_yaml,
+    train_or_resume,
+)
 
 # Slim YOLO11 (depth 0.33, width 0.125): ~9x cheaper per image than YOLO11n at 640 on
 # the 2-core CPU, and plenty for one class of small, high-contrast objects.

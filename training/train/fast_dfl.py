@@ -27,7 +27,7 @@ class NotADflDetector(ValueError):
     """The model has no DFL block of the exported shape (or it was rewritten already)."""
 
 
-def rewrite_dfl(model):  # noqa: ANN001, ANN201 - onnx.ModelProto in and out; onnx is imported lazily
+def rewrite_dfl(model):
     """``model`` with its ``Transpose -> Softmax(axis=1) -> Conv`` DFL replaced by the bins-last form."""
     from onnx import helper, numpy_helper
 

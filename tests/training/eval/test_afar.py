@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from training.eval.cli import main
 from training.eval.afar import FRAME, from_afar
+from training.eval.cli import main
 
 
 def table_photo() -> np.ndarray:

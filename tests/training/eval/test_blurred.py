@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from support import real_models_reason
 
-from training.eval.cli import main
 from training.eval.blurred import MAX_SIGMA, blurred, blurred_jpeg
+from training.eval.cli import main
 
 
 def card_on_felt() -> np.ndarray:

@@ -7,8 +7,18 @@ from pathlib import Path
 import pytest
 from eval_support import _photo, _reader, _synth_scene
 
-from training.eval.compare import (breakdown_dict, breakdown_table, by_cards_in_view, by_deck, by_layout, compare, compare_by_deck,
-                              deck_comparison_table, pooled, read_as_shows)
+from training.eval.compare import (
+    breakdown_dict,
+    breakdown_table,
+    by_cards_in_view,
+    by_deck,
+    by_layout,
+    compare,
+    compare_by_deck,
+    deck_comparison_table,
+    pooled,
+    read_as_shows,
+)
 from vision.detections import Detections, Expected
 from vision.evaluate import evaluate, load_labelled
 

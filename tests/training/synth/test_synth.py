@@ -16,14 +16,31 @@ import pytest
 
 pytest.importorskip("PIL", reason="the synth extra (pillow, cairosvg) is not installed")
 
-from scorer.cards import Card  # noqa: E402
-from training.synth import decks as deckmod  # noqa: E402
-from training.synth.export import (CLASS_NAMES, SizeSpec, back_corner_boxes, back_corner_crops_of,  # noqa: E402
-                                 choose_deck, render_dataset, render_sample, yolo_lines)
-from training.synth.photo import Focus, develop  # noqa: E402
-from training.synth.props import cribbage_board  # noqa: E402
-from training.synth.scene import (SCENE_TYPES, TableProps, index_across, index_height, labels, legible,  # noqa: E402
-                                make_camera, make_scene, render)
+from scorer.cards import Card
+from training.synth import decks as deckmod
+from training.synth.export import (
+    CLASS_NAMES,
+    SizeSpec,
+    back_corner_boxes,
+    back_corner_crops_of,
+    choose_deck,
+    render_dataset,
+    render_sample,
+    yolo_lines,
+)
+from training.synth.photo import Focus, develop
+from training.synth.props import cribbage_board
+from training.synth.scene import (
+    SCENE_TYPES,
+    TableProps,
+    index_across,
+    index_height,
+    labels,
+    legible,
+    make_camera,
+    make_scene,
+    render,
+)
 
 TRAIN_DECK = "proc-classic"
 HELD_OUT_PROC = "proc-slab"
@@ -184,7 +201,7 @@ def test_every_drawn_suit_shape_keeps_club_and_spade_apart():
         assert club.sum() > 200 and spade.sum() > 200
         assert np.abs(club - spade).mean() > 0.015, shape
         # A spade comes to a point at the top; a club's top lobe is round.
-        top_rows = lambda m: m[: 20].sum(axis=1)  # noqa: E731
+        top_rows = lambda m: m[: 20].sum(axis=1)
         assert top_rows(club)[top_rows(club) > 0][:4].mean() > top_rows(spade)[top_rows(spade) > 0][:4].mean()
 
 

@@ -12,11 +12,11 @@ import pytest
 
 pytest.importorskip("PIL", reason="the synth extra (pillow, cairosvg) is not installed")
 
-from scorer.cards import Card  # noqa: E402
-from training.synth import decks as deckmod  # noqa: E402
-from training.synth import svg_art  # noqa: E402
-from training.synth.deck_store import FaceStack, evict, mark_used, max_cache_bytes, write_faces  # noqa: E402
-from training.synth.export import render_dataset, scene_deck  # noqa: E402
+from scorer.cards import Card
+from training.synth import decks as deckmod
+from training.synth import svg_art
+from training.synth.deck_store import FaceStack, evict, mark_used, max_cache_bytes, write_faces
+from training.synth.export import render_dataset, scene_deck
 
 # Procedural decks build in seconds; seed 24's first two train scenes both draw proc-casino of these five.
 POOL = ["proc-classic", "proc-casino", "proc-narrow", "proc-mono", "proc-gothic"]

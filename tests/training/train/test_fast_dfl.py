@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 onnx = pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
-import onnxruntime as ort  # noqa: E402
-from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
 
-from training.train.fast_dfl import NotADflDetector, main, rewrite_dfl  # noqa: E402
-from vision.config import MODELS_DIR  # noqa: E402
+from training.train.fast_dfl import NotADflDetector, main, rewrite_dfl
+from vision.config import MODELS_DIR
 
 ANCHORS = 300
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 onnx = pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
-import onnxruntime as ort  # noqa: E402
-from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
 
-from training.train.half_weights import MIN_ELEMENTS, half_weights, main  # noqa: E402
+from training.train.half_weights import MIN_ELEMENTS, half_weights, main
 
 
 def _dense_model(path: Path, rows: int = 64, cols: int = 32) -> Path:

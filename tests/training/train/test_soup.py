@@ -9,18 +9,18 @@ import pytest
 pytest.importorskip("torch", reason="the train extra (torch, ultralytics) is not installed")
 pytest.importorskip("ultralytics", reason="the train extra (torch, ultralytics) is not installed")
 
-import torch  # noqa: E402
+import torch
 
-from training.train.soup import architecture, average_checkpoints, main  # noqa: E402
+from training.train.soup import architecture, average_checkpoints, main
 
 
 def _checkpoint(folder: Path, name: str, seed: int, width: float = 0.25) -> Path:
     """An untrained classifier saved the way Ultralytics saves one (half precision, no EMA)."""
     from ultralytics.nn.tasks import ClassificationModel
 
-    from training.train.offline import prepare_offline
     from training.synth.export import CLASS_NAMES
     from training.train.common import scaled_model_yaml
+    from training.train.offline import prepare_offline
 
     prepare_offline()
     cfg = scaled_model_yaml("yolo11-cls.yaml", 0.5, width, 1024, len(CLASS_NAMES), folder / f"{name}.yaml")

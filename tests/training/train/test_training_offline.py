@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("ultralytics", reason="the train extra (torch, ultralytics) is not installed")
 pytest.importorskip("PIL", reason="the synth extra is not installed")
 
-from training.train.offline import PROJECT_ROOT  # noqa: E402
+from training.train.offline import PROJECT_ROOT
 
 # Installed into the child as sitecustomize: any connection off the loopback raises,
 # and is written to a log the test reads back.
@@ -154,7 +154,7 @@ def test_training_export_and_inference_run_with_the_network_off(tiny_set, offlin
     assert len(classifier_meta["names"]) == 53 and "none" in classifier_meta["names"]
 
     from vision.detections import Detections
-    from vision.recognizer import Recognizer
+    from vision.pipeline import Recognizer
 
     photo = next((tiny_set / "yolo" / "images" / "val").glob("*.jpg"))
     found = Recognizer(models).recognize(photo)
@@ -178,8 +178,8 @@ def test_a_shipped_model_rebuilds_into_a_checkpoint_that_computes_the_same(model
 
 @pytest.mark.parametrize("glyph,blur", [(True, False), (False, True), (True, True)])
 def test_the_crop_aug_trainer_changes_training_crops_only(tiny_set, tmp_path, glyph, blur):
-    from training.train.offline import prepare_offline
     from training.train.classifier import crop_aug_trainer
+    from training.train.offline import prepare_offline
 
     prepare_offline()
     trainer = crop_aug_trainer(seed=0, glyph=glyph, blur=blur)(overrides=dict(
@@ -202,8 +202,8 @@ def test_no_crop_augmentation_keeps_ultralytics_own_trainer():
 def test_training_on_the_cpu_computes_on_every_core(tiny_set, tmp_path):
     import torch
 
-    from training.train.offline import prepare_offline
     from training.train.common import cpu_count, use_every_core
+    from training.train.offline import prepare_offline
 
     prepare_offline()
     from ultralytics import YOLO
