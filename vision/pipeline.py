@@ -22,14 +22,23 @@ from pathlib import Path
 
 import numpy as np
 
-from vision import detect, second_look
 from vision.balance import balanced
 from vision.classify import classify, load_classifiers
 from vision.config import MODELS_DIR, RecognizerConfig
 from vision.decode import Photo, open_photo
-from vision.detect import Window
+from vision.detect import Window, detect_indices, detector_size
 from vision.detections import Detections, Expected
 from vision.merge import merge_indices
+from vision.second_look import (
+    in_doubt,
+    look_at_other_sizes,
+    maybe_cards,
+    other_sizes,
+    read_groups,
+    second_look_window,
+    too_small,
+    zoom_window,
+)
 from vision.sessions import session, sidecar
 
 __all__ = ["Recognizer", "always_looking_again", "default_recognizer", "in_photo_pixels", "recognize"]
@@ -80,40 +89,40 @@ class Recognizer:
         cfg = self.config
         if max(img.shape[:2]) >= cfg.fine_long_side:
             return False
-        if second_look.too_small(indices, cfg):
+        if too_small(indices, cfg):
             return True
-        if not second_look.in_doubt(cards, cfg):
+        if not in_doubt(cards, cfg):
             return False
-        around = indices.xyxy[second_look.maybe_cards(probs, self.none_classes, cfg)]
-        return self.zoom_window(img, second_look.second_look_window(img, around, cfg), scale) is not None
+        around = indices.xyxy[maybe_cards(probs, self.none_classes, cfg)]
+        return self.zoom_window(img, second_look_window(img, around, cfg), scale) is not None
 
     def second_looks_for(self, img: np.ndarray, cards: Detections, scale: float = 1.0) -> list[int]:
         """The second looks' sizes given the main look's ``cards``: none unless they leave doubt."""
         sizes = self.second_look_sizes(img, scale)
-        return sizes if sizes and second_look.in_doubt(cards, self.config) else []
+        return sizes if sizes and in_doubt(cards, self.config) else []
 
     def look_again(self, img: np.ndarray, main: Detections, main_probs: np.ndarray,
                    scale: float = 1.0) -> tuple[Detections, np.ndarray]:
         """The second looks round the indices that may be cards, each index read once
         (:func:`~vision.second_look.read_groups`)."""
-        around = main.xyxy[second_look.maybe_cards(main_probs, self.none_classes, self.config)]
+        around = main.xyxy[maybe_cards(main_probs, self.none_classes, self.config)]
         boxes, groups = self.find_indices(img, main, around, scale)
-        return second_look.read_groups(self.classify, img, main, main_probs, boxes, groups, self.config)
+        return read_groups(self.classify, img, main, main_probs, boxes, groups, self.config)
 
     def find_indices(self, img: np.ndarray, main: Detections | None = None, around: np.ndarray | None = None,
                      scale: float = 1.0) -> tuple[Detections, list[list[int]]]:
         """Index boxes of the main look (``main``, or taken now) and the second looks, which see the
         region round the boxes ``around`` (default ``main``'s), grouped by index."""
         main = self.detect_indices(img, scale=scale) if main is None else main
-        window = second_look.second_look_window(img, main.xyxy if around is None else around, self.config)
+        window = second_look_window(img, main.xyxy if around is None else around, self.config)
         sizes, zoom = self.second_look_sizes(img, scale), self.zoom_window(img, window, scale)
-        return second_look.look_at_other_sizes(self.detect_indices, img, main, window, sizes, zoom,
+        return look_at_other_sizes(self.detect_indices, img, main, window, sizes, zoom,
                                                self.config)
 
     def zoom_window(self, img: np.ndarray, window: Window | None, scale: float = 1.0) -> Window | None:
         """``window`` where the second looks also see it alone (:func:`~vision.second_look.zoom_window`)."""
         sizes = [*self.second_look_sizes(img, scale), self.detector_size(img, scale)]
-        return second_look.zoom_window(img, window, sizes, self.config)
+        return zoom_window(img, window, sizes, self.config)
 
     # -- the stages, with this recognizer's models and settings --------------------------------------
     def balanced(self, img: np.ndarray) -> np.ndarray:
@@ -122,18 +131,18 @@ class Recognizer:
 
     def detector_size(self, img: np.ndarray, scale: float = 1.0) -> int:
         """The long side the detector sees ``img`` at (:func:`vision.detect.detector_size`)."""
-        return detect.detector_size(img, self.det_size, self.config, scale)
+        return detector_size(img, self.det_size, self.config, scale)
 
     def second_look_sizes(self, img: np.ndarray, scale: float = 1.0) -> list[int]:
         """The sizes the detector looks at ``img`` again at: the configured ones but its main size."""
-        return second_look.other_sizes(self.detector_size(img, scale), self.config)
+        return other_sizes(self.detector_size(img, scale), self.config)
 
     def detect_indices(self, img: np.ndarray, size: int | None = None, window: Window | None = None,
                        scale: float = 1.0) -> Detections:
         """Corner-index boxes in ``img`` pixels, the detector seeing ``img`` at ``size`` (default
         :meth:`detector_size`); with ``window`` (x0, y0, x1, y1) only that part, at the same scale."""
         size = size or self.detector_size(img, scale)
-        return detect.detect_indices(self.detector, img, size, self.config, window)
+        return detect_indices(self.detector, img, size, self.config, window)
 
     def classify(self, img: np.ndarray, indices: Detections) -> np.ndarray:
         """(N, classes) probabilities per index (:func:`vision.classify.classify`)."""
