@@ -1,0 +1,482 @@
+"""The photo referee at the edge: the front ends' words parsed, one path from cards to rulings, the
+shapes `cribcount referee --json` and ``/api/referee`` return.
+
+The CLI, the photo route and the page's typed re-rule share :func:`referee`: the table's cards
+(read from a photo, or sent back by the page with the player's fixes) are split into groups
+(:func:`vision.table.find_groups`), the player's card moves applied (:func:`vision.table.move_card`),
+the groups named (the player's word, else :func:`vision.table.suggest_roles`, always shown as a
+suggestion), counted (:func:`scorer.referee.score_table`) and every claim and muggins call ruled in
+show order (:func:`scorer.referee.rule_show`). Groups are numbered from 1, as the layout's reasons
+speak of them; rows (cards) from 0, as in the photo's detections.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from api.schemas import CardOut, ErrorOut, ImageSize, ItemOut
+from scorer.cards import Card
+from scorer.muggins import MAX_CLAIM, parse_claim
+from scorer.referee import (
+    CRIB,
+    DEALER,
+    DEALERS_PARTNER,
+    HIS_HEELS,
+    PONE,
+    PONES_PARTNER,
+    SECOND,
+    HouseRules,
+    MugginsCall,
+    Role,
+    Ruling,
+    ShowOutcome,
+    TableCount,
+    TableError,
+    opponents,
+    rule_show,
+    score_table,
+    seats,
+    show_order,
+    side_of,
+)
+from vision.detections import Detections, Expected
+from vision.table import RoleSuggestion, TableLayout, find_groups, group_sizes, move_card, suggest_roles
+
+MAX_TABLE_CARDS = 21
+"""Four hands, the crib and the starter: the most a table at the show holds (RULES.md)."""
+MAX_ENTRIES = 8
+"""At most this many claims, calls, roles or moves in one request: a table has five counts."""
+GAMES = (121, 61)
+
+
+class RefereeInputError(ValueError):
+    """A claim, call, role, move or score the front end cannot take, said in its own words."""
+
+
+# --------------------------------------------------------------------------- the front ends' words
+
+_ALIASES = {
+    "pone": PONE, "dealer": DEALER, "crib": CRIB, "second": SECOND,
+    "dealer's partner": DEALERS_PARTNER, "dealers partner": DEALERS_PARTNER,
+    "pone's partner": PONES_PARTNER, "pones partner": PONES_PARTNER,
+    "his heels": HIS_HEELS, "heels": HIS_HEELS,
+}
+
+
+def parse_role(text: str, players: int, *, heels: bool = False) -> Role:
+    """A role typed as ``pone``, ``dealer``, ``crib``, ``second``, ``dealers-partner`` or
+    ``pones-partner`` (``heels`` only where a call names it, to be refused by the rules).
+
+    >>> parse_role("Dealers-Partner", 4)
+    "dealer's partner"
+    """
+    said = re.sub(r"[-_\s]+", " ", text.strip().lower())
+    role = _ALIASES.get(said)
+    if role == HIS_HEELS and heels:
+        return role
+    if role is None or role not in show_order(players):
+        known = ", ".join(r.replace(" ", "-").replace("'", "") for r in show_order(players))
+        raise RefereeInputError(f"{text.strip()!r} is not a role at a table of {players}: one of {known}")
+    return role
+
+
+def _pair(text: str, what: str, shape: str) -> tuple[str, str]:
+    left, eq, right = text.partition("=")
+    if not eq or not left.strip() or not right.strip():
+        raise RefereeInputError(f"{what} {text!r}: write it as {shape}")
+    return left.strip(), right.strip()
+
+
+def _whole(text: str, what: str, low: int, high: int) -> int:
+    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
+        raise RefereeInputError(f"{what}: a whole number from {low} to {high}, got {text!r}")
+    return int(text)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A player's claimed total for a hand or the crib, and who objected if it was too much."""
+
+    role: Role
+    points: int
+    by: Role | None = None
+
+
+def parse_claim_entry(text: str, players: int) -> Claim:
+    """``pone=10`` (or ``pone=10:dealer``, naming who objected, needed with three players when an
+    over-claim's excess goes to an opponent)."""
+    role_text, rest = _pair(text, "claim", "ROLE=N, e.g. pone=10")
+    points, _, by = rest.partition(":")
+    role = parse_role(role_text, players)
+    return Claim(role, parse_claim(points), parse_role(by, players) if by else None)
+
+
+def parse_call(text: str, players: int) -> MugginsCall:
+    """``pone=2``: muggins for 2 on pone's hand, called by the only other side (``pone=2:dealer``
+    names the caller, needed with three players)."""
+    role_text, rest = _pair(text, "muggins", "ROLE=X, e.g. pone=2")
+    points_text, _, caller_text = rest.partition(":")
+    role = parse_role(role_text, players, heels=True)
+    points = _whole(points_text, f"muggins for X on {role}", 1, MAX_CLAIM)
+    if caller_text:
+        return MugginsCall(role, points, parse_role(caller_text, players))
+    if role == HIS_HEELS:
+        return MugginsCall(role, points, PONE)  # refused by the rules, which say why
+    others = opponents(side_of(role, players), players)
+    if len(others) > 1:
+        raise RefereeInputError(f"muggins {text!r}: with three players name the caller, e.g. {text}:dealer")
+    return MugginsCall(role, points, others[0])
+
+
+def parse_group_role(text: str, players: int, groups: int) -> tuple[int, Role]:
+    """``2=crib``: group 2 (as numbered in the answer) is the crib."""
+    group, role = _pair(text, "role", "GROUP=ROLE, e.g. 2=crib")
+    return _whole(group, "a group's number", 1, groups), parse_role(role, players)
+
+
+def parse_score(text: str, players: int) -> tuple[Role, int]:
+    """``dealer=110``: a side's score as the show begins (for a claim of game)."""
+    side, points = _pair(text, "score", "SIDE=N, e.g. dealer=110")
+    return side_of(parse_role(side, players), players), _whole(points, f"{side}'s score", 0, 120)
+
+
+@dataclass(frozen=True)
+class Move:
+    """The player's one-tap fix: card ``row`` belongs to group ``group`` (None: it is the starter)."""
+
+    row: int
+    group: int | None
+
+
+def parse_move(text: str, detections: Detections, groups: int) -> Move:
+    """``5H=2``: the five of hearts belongs to group 2; ``5H=starter``: it is the starter."""
+    card_text, to = _pair(text, "move", "CARD=GROUP or CARD=starter, e.g. 5H=2")
+    card = Card.parse(card_text)
+    if card not in detections.cards:
+        raise RefereeInputError(f"move {text!r}: {card} is not among the cards seen")
+    group = None if to.lower() == "starter" else _whole(to, "a group's number", 1, groups)
+    return Move(detections.cards.index(card), group)
+
+
+# --------------------------------------------------------------------------- one path to rulings
+
+
+@dataclass(frozen=True)
+class RefereeRequest:
+    """What the players tell the referee besides the photo."""
+
+    players: int
+    seat: Role = PONE
+    """The seat of the player taking the photo (the hand nearest the photo's bottom edge)."""
+    five_card: bool = False
+    muggins: bool = True
+    claims: tuple[Claim, ...] = ()
+    calls: tuple[MugginsCall, ...] = ()
+    roles: tuple[tuple[int, Role], ...] = ()
+    """(group number, role) the player named; the other groups keep the suggestion."""
+    moves: tuple[Move, ...] = ()
+    scores: tuple[tuple[Role, int], ...] = ()
+    game: int = 121
+
+    def expected(self) -> Expected:
+        """What the photo holds, so the recognizer makes up the table's number of cards."""
+        return Expected(sum(group_sizes(self.players, five_card=self.five_card)) + 1)
+
+
+@dataclass(frozen=True)
+class Refereed:
+    """The table as the referee saw it: the layout, whose is which, the counts and the rulings."""
+
+    detections: Detections
+    layout: TableLayout
+    suggestion: RoleSuggestion
+    roles: tuple[Role, ...]
+    """By group: the suggestion with the player's word applied."""
+    given: tuple[int, ...]
+    """Group numbers whose role the player named."""
+    rules: HouseRules
+    table: TableCount | None = None
+    outcome: ShowOutcome | None = None
+    problem: str | None = None
+    """Why the table could not be counted, and what to do; None when it was."""
+    scores: tuple[tuple[Role, int], ...] = field(default=())
+
+
+class TableNotCounted(ValueError):
+    """The groups cannot be counted as they lie: the player moves a card or names a role."""
+
+    def __init__(self, refereed: Refereed) -> None:
+        super().__init__(refereed.problem)
+        self.refereed = refereed
+
+
+def named_roles(suggested: tuple[Role, ...], given: Iterable[tuple[int, Role]]) -> tuple[Role, ...]:
+    """The suggestion with each role the player named swapped in, so every role stays used once.
+
+    >>> named_roles(("dealer", "crib", "pone"), [(1, "crib")])
+    ('crib', 'dealer', 'pone')
+    """
+    roles = list(suggested)
+    for number, role in given:
+        if not 1 <= number <= len(roles):
+            raise RefereeInputError(f"no group {number}: groups are 1 to {len(roles)}")
+        other = roles.index(role) if role in roles else number - 1
+        roles[other], roles[number - 1] = roles[number - 1], role
+    return tuple(roles)
+
+
+def _laid_out(detections: Detections, request: RefereeRequest) -> TableLayout:
+    layout = find_groups(detections, players=request.players, five_card=request.five_card)
+    for move in request.moves:
+        layout = move_card(layout, move.row, None if move.group is None else move.group - 1)
+    return layout
+
+
+def _hands(detections: Detections, layout: TableLayout, roles: tuple[Role, ...]) -> dict[Role, list[Card]]:
+    """Each role's cards; a card not read, or no starter, is a problem for the player to fix."""
+    unread = [str(row) for row, card in enumerate(detections.cards) if card is None]
+    if unread:
+        raise TableError(f"card {', '.join(unread)} could not be read: name it before the table is counted")
+    if layout.starter is None:
+        raise TableError("no starter: tap the card that is the starter")
+    sizes = group_sizes(layout.players, five_card=layout.five_card)
+    for number, (group, role) in enumerate(zip(layout.groups, roles, strict=True), 1):
+        want = sizes[-1] if role == CRIB else sizes[0]
+        if len(group.rows) != want:
+            raise TableError(f"group {number} holds {len(group.rows)} cards and {role} holds {want}: "
+                             "move a card from one group to another")
+    pairs = zip(layout.groups, roles, strict=True)
+    return {role: [detections.cards[r] for r in group.rows] for group, role in pairs}
+
+
+def referee(detections: Detections, request: RefereeRequest) -> Refereed:
+    """The table counted and ruled; :class:`TableNotCounted` (carrying the layout) when its groups
+    cannot be counted; :class:`~vision.table.TableLayoutError` for a photo without the table's number
+    of cards; ``ValueError`` subclasses for a claim or call that cannot be made."""
+    if request.game not in GAMES:
+        raise RefereeInputError(f"a game is to 121 or 61 points, not {request.game}")
+    if request.seat not in seats(request.players):
+        raise RefereeInputError(f"{request.seat!r} is not a seat at a table of {request.players}")
+    layout = _laid_out(detections, request)
+    suggestion = suggest_roles(layout, me=request.seat)
+    roles = named_roles(suggestion.roles, request.roles)
+    seen = Refereed(detections, layout, suggestion, roles, tuple(n for n, _ in request.roles),
+                    HouseRules(muggins=request.muggins))
+    try:
+        hands = _hands(detections, layout, roles)
+        table = score_table(hands, detections.cards[layout.starter], players=request.players,
+                            five_card=request.five_card)
+    except TableError as exc:
+        raise TableNotCounted(_with(seen, problem=str(exc))) from None
+    outcome = rule_show(table, {c.role: c.points for c in request.claims}, request.calls,
+                        rules=seen.rules, scores=dict(request.scores), game=request.game,
+                        objectors={c.role: c.by for c in request.claims if c.by})
+    return _with(seen, table=table, outcome=outcome, scores=_pegged(table, outcome, request.scores))
+
+
+def _with(refereed: Refereed, **changes) -> Refereed:
+    return replace(refereed, **changes)
+
+
+def _pegged(table: TableCount, outcome: ShowOutcome, start: Iterable[tuple[Role, int]]
+            ) -> tuple[tuple[Role, int], ...]:
+    """What each side pegs at the show: its rulings' points, and his heels for the dealer."""
+    before = dict(start)
+    return tuple((side, score - before.get(side, 0) + (table.his_heels if side == DEALER else 0))
+                 for side, score in outcome.scores)
+
+
+def detections_of(cards: Iterable[tuple[Card | None, tuple[float, float, float, float], float]]
+                  ) -> Detections:
+    """The page's cards sent back (its fixes applied) as the recognizer's rows."""
+    rows = list(cards)
+    if not rows:
+        return Detections.empty()
+    return Detections(xyxy=np.array([box for _, box, _ in rows], np.float32),
+                      confidence=np.array([conf for _, _, conf in rows], np.float32),
+                      cards=tuple(card for card, _, _ in rows))
+
+
+def scores_of(entries: Mapping[str, int], players: int) -> tuple[tuple[Role, int], ...]:
+    """Each side's score as the show begins, keyed by a role of that side."""
+    return tuple(parse_score(f"{side}={points}", players) for side, points in entries.items())
+
+
+# --------------------------------------------------------------------------- shapes
+
+
+class GroupOut(BaseModel):
+    """One hand or the crib as it lies on the table, and its count."""
+
+    number: int = Field(description="The group's number, from 1 (the layout's reasons use it).")
+    rows: list[int] = Field(description="Its cards' rows in `cards`, left to right.")
+    cards: list[str | None]
+    xyxy: tuple[float, float, float, float] = Field(description="The box round its cards, original pixels.")
+    confidence: float = Field(ge=0, le=1, description="How clearly it stands apart from the others.")
+    role: str = Field(description="Whose it is: the player's word, else the suggestion.")
+    suggested: str = Field(description="The role the layout suggests.")
+    given: bool = Field(description="True when the player named this group's role.")
+    total: int | None = Field(None, description="Its count (his heels never included); null if not counted.")
+    items: list[ItemOut] = []
+    announcement: str | None = None
+
+
+class RulingOut(BaseModel):
+    """One claim ruled (rules 8 and 10 of the ACC): what each side pegs, and the line to read aloud."""
+
+    role: str
+    group: int = Field(description="The group ruled, by number.")
+    kind: str = Field(description="correct, put back, muggins, wrong muggins, missed points lost, "
+                                  "false claim of game")
+    claimed: int
+    total: int
+    pegs: list[tuple[str, int]] = Field(description="(side, points) in the order pegged; negative: backward.")
+    missed: list[ItemOut] = Field(description="The items the claim left out (to light on the photo).")
+    message: str
+
+
+class RefereeOut(BaseModel):
+    """A whole table at the show: the groups, whose is which, the counts in show order, the rulings."""
+
+    players: int
+    five_card: bool
+    rules: str = Field(description="Which rulings are used (ACC rules 8 and 10; muggins on or off).")
+    cards: list[CardOut] = Field(description="Every card seen, by row.")
+    image: ImageSize | None = Field(None, description="The photo's size; null for typed cards.")
+    starter: int | None = Field(description="The starter's row; null when the player must tap one.")
+    groups: list[GroupOut]
+    unclear: list[str] = Field(description="Why the groups may be wrong (two touching, an odd size): "
+                                           "check them, and move a card with one tap.")
+    roles_reason: str = Field(description="How the suggested roles were read from the layout.")
+    counted: bool
+    problem: str | None = Field(None, description="Why the table was not counted, and what to do.")
+    order: list[str] = Field(description="The roles in the order of the show.")
+    his_heels: int = Field(0, description="The dealer's 2 for a jack starter, pegged once, never mugginsed.")
+    rulings: list[RulingOut] = Field(description="Per hand and the crib, in show order, up to the game's "
+                                                 "end.")
+    pegs: list[tuple[str, int]] = Field(description="What each side pegs at the show, his heels included.")
+    winner: str | None = None
+    not_counted: list[str] = Field([], description="Hands not counted because the game ended first.")
+
+    @classmethod
+    def from_refereed(cls, ref: Refereed, size: tuple[int, int] | None = None) -> RefereeOut:
+        layout, table, outcome = ref.layout, ref.table, ref.outcome
+        group_of = {role: number for number, role in enumerate(ref.roles, 1)}
+        return cls(
+            players=layout.players, five_card=layout.five_card, rules=ref.rules.name,
+            cards=[CardOut.from_detection(d) for d in ref.detections.with_(is_starter=_starter_mask(ref))],
+            image=None if size is None else ImageSize(width=size[0], height=size[1]),
+            starter=layout.starter, groups=_groups_out(ref), unclear=list(layout.reasons),
+            roles_reason=ref.suggestion.reason, counted=table is not None, problem=ref.problem,
+            order=list(show_order(layout.players)), his_heels=0 if table is None else table.his_heels,
+            rulings=[] if outcome is None or table is None
+            else [_ruling_out(r, group_of[r.role], table) for r in outcome.rulings],
+            pegs=[list(p) for p in ref.scores], winner=None if outcome is None else outcome.winner,
+            not_counted=[] if outcome is None else list(outcome.not_counted),
+        )
+
+
+def _starter_mask(ref: Refereed) -> np.ndarray:
+    mask = np.zeros(len(ref.detections), bool)
+    if ref.layout.starter is not None:
+        mask[ref.layout.starter] = True
+    return mask
+
+
+def _groups_out(ref: Refereed) -> list[GroupOut]:
+    out = []
+    for number, (group, role) in enumerate(zip(ref.layout.groups, ref.roles, strict=True), 1):
+        show = None if ref.table is None else ref.table.show(role)
+        out.append(GroupOut(
+            number=number, rows=list(group.rows), cards=[_text(ref.detections.cards[r]) for r in group.rows],
+            xyxy=tuple(round(v, 1) for v in group.xyxy), confidence=round(group.confidence, 3), role=role,
+            suggested=ref.suggestion.roles[number - 1], given=number in ref.given,
+            total=None if show is None else show.total,
+            items=[] if show is None else [ItemOut.from_item(i, show) for i in show.items],
+            announcement=None if show is None else show.announcement))
+    return out
+
+
+def _text(card: Card | None) -> str | None:
+    return None if card is None else str(card)
+
+
+def _ruling_out(ruling: Ruling, group: int, table: TableCount) -> RulingOut:
+    show = table.show(ruling.role)
+    return RulingOut(role=ruling.role, group=group, kind=ruling.kind, claimed=ruling.claimed,
+                     total=ruling.total, pegs=[list(p) for p in ruling.pegs],
+                     missed=[ItemOut.from_item(i, show) for i in ruling.missed], message=ruling.message)
+
+
+class NotCountedOut(ErrorOut):
+    """422 for a table whose groups cannot be counted as they lie: the table as seen, to fix."""
+
+    table: RefereeOut
+
+
+class TableCardIn(BaseModel):
+    """A card of the table as the page holds it: what it is and where it lies."""
+
+    card: str | None = Field(description="e.g. 5H; null for a card not read yet.", max_length=3)
+    xyxy: tuple[float, float, float, float]
+    confidence: float = Field(1.0, ge=0, le=1)
+
+
+class MoveIn(BaseModel):
+    """The player's one-tap fix: a card (by row) belongs to a group (by number), or is the starter."""
+
+    row: int = Field(ge=0, lt=MAX_TABLE_CARDS)
+    group: int | None = Field(description="The group's number; null: the card is the starter.",
+                              ge=1, le=5)
+
+
+class CallIn(BaseModel):
+    """'Muggins for X' on a hand or the crib."""
+
+    role: str = Field(max_length=20)
+    points: int = Field(ge=1, le=MAX_CLAIM)
+    caller: str | None = Field(None, max_length=20, description="Who calls; needed with three players.")
+
+
+class TableIn(BaseModel):
+    """The table typed back by the page: its cards with the player's fixes, roles, claims and calls."""
+
+    # Numbers and switches as JSON types only: "10" is not a claim, 1 is not true.
+    model_config = {"extra": "forbid", "strict": True}
+
+    players: Literal[2, 3, 4]
+    cards: list[TableCardIn] = Field(max_length=MAX_TABLE_CARDS)
+    seat: str = Field(PONE, max_length=20)
+    five_card: bool = False
+    muggins: bool = True
+    roles: dict[str, str] = Field({}, max_length=5,
+                                  description="Group number -> role, e.g. {\"2\": \"crib\"}.")
+    moves: list[MoveIn] = Field([], max_length=MAX_ENTRIES)
+    claims: dict[str, int] = Field({}, max_length=5, description="Role -> claimed total, 0..29.")
+    calls: list[CallIn] = Field([], max_length=5)
+    scores: dict[str, int] = Field({}, max_length=4, description="Side -> score as the show begins.")
+    game: Literal[121, 61] = 121
+
+    def request(self) -> RefereeRequest:
+        """The players' words checked against the rules, as the referee takes them."""
+        n = self.players
+        calls = tuple(parse_call(f"{c.role}={c.points}" + (f":{c.caller}" if c.caller else ""), n)
+                      for c in self.calls)
+        claims = tuple(Claim(parse_role(role, n), parse_claim(points))
+                       for role, points in self.claims.items())
+        roles = tuple(parse_group_role(f"{g}={r}", n, len(group_sizes(n))) for g, r in self.roles.items())
+        return RefereeRequest(
+            players=n, seat=parse_role(self.seat, n), five_card=self.five_card, muggins=self.muggins,
+            claims=claims, calls=calls, roles=roles,
+            moves=tuple(Move(m.row, m.group) for m in self.moves), scores=scores_of(self.scores, n),
+            game=self.game)
+
+    def detections(self) -> Detections:
+        return detections_of((None if c.card is None else Card.parse(c.card), c.xyxy, c.confidence)
+                             for c in self.cards)
