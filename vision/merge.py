@@ -1,4 +1,4 @@
-"""Index readings into cards: one card per identity, its corners' evidence combined.
+"""Merge: index readings into cards, one card per identity, its corners' evidence combined.
 
 A deck holds each card once, so indices read as the same card are that card's corners; boxes
 that nest in one place are one index; the looks at other sizes are grouped by index first.

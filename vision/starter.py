@@ -1,4 +1,4 @@
-"""Which card is the starter, and which are the hand: read from the layout alone.
+"""Starter geometry: which of five cards the layout sets apart as the starter (pure geometry, no model).
 
 At the show a player lays the four hand (or crib) cards together and leaves the
 starter where it was cut: on the deck, above or below the row, off to one side,
