@@ -306,7 +306,9 @@ def grow_header(target: Target, where: str = "header", limit_bytes: int = 32 * M
         sock.sendall(start)
         with selectors.DefaultSelector() as sel:
             sel.register(sock, selectors.EVENT_READ)
-            while taken < limit_bytes and not sel.select(0):
+            # 10 ms for an answer after each piece: the kernel's buffers would take megabytes the
+            # server never read before its answer is seen.
+            while taken < limit_bytes and not sel.select(0.01):
                 try:
                     sock.sendall(piece)
                 except OSError:  # reset, or it stopped reading for 10 s
@@ -708,7 +710,10 @@ def main(argv: list[str] | None = None) -> int:
         for n in a.only or sorted(ROWS):
             probe, goal, run = ROWS[n]
             t = time.perf_counter()
-            row = run(target, folder)
+            try:
+                row = run(target, folder)
+            except (httpx.TransportError, OSError) as exc:  # the service dropped or reset a probe
+                row = Row(f"the probe's connection failed: {type(exc).__name__}: {exc}", False)
             results.append(row.passed)
             print(f"{n:>2} {_verdict(row.passed):<4} {probe} ({time.perf_counter() - t:.0f} s)\n"
                   f"        measured: {row.figure}\n        target:   {goal}", flush=True)
