@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+from api.commands import lan
 from api.commands.base import CliError, command
 
 
@@ -16,8 +17,12 @@ def _register_serve(sub: argparse._SubParsersAction) -> None:
                        description="Serve the phone page at / and the API under /api (docs at /docs). "
                                    "The models load once at start-up; without them the photo routes "
                                    "answer 503.")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the network in)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1; 0.0.0.0 lets phones on the network in)")
+    where.add_argument("--lan", action="store_true",
+                       help="listen on this machine's address on the local network, and print the page's "
+                            "URL and a QR code of it for a phone on the same Wi-Fi")
     p.add_argument("--port", type=_port, default=8000, help="port, 1 to 65535 (default 8000)")
     p.add_argument("--models", default=None,
                    help="folder with detector.onnx and classifier.onnx (default: the shipped models)")
@@ -47,6 +52,8 @@ def _run_serve(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    if args.lan:
+        args.host = _lan_host()
     try:  # a busy port is one line here, not uvicorn's six of log and traceback
         with socket.create_server((args.host, args.port)):
             pass
@@ -59,9 +66,20 @@ def _run_serve(args: argparse.Namespace) -> int:
     if args.models:
         os.environ["CRIBCOUNT_MODELS"] = str(Path(args.models).resolve())
     os.environ["CRIBCOUNT_SERVER_PROCESSES"] = str(args.workers)
+    if args.lan:  # once the address is known to be free, before uvicorn's log
+        print(lan.invitation(args.host, args.port), flush=True)
     uvicorn.run("api.main:create_app", factory=True, host=args.host, port=args.port, workers=args.workers,
                 timeout_graceful_shutdown=10)
     return 0
+
+
+def _lan_host() -> str:
+    """The address `--lan` listens on; a machine on no network is told so, not bound to loopback."""
+    address = lan.lan_address()
+    if address is None:
+        raise CliError("no local network address: connect this machine to the phone's Wi-Fi, "
+                       "or choose an address with --host")
+    return address
 
 
 LAB_COMMANDS = {"synth": "render labelled synthetic photos of cribbage hands (the lab's synthetic engine)"}
