@@ -463,7 +463,8 @@ def row_1(target: Target, _folder: Path) -> Row:
     prober = HealthProbe(target.base)
     floods = {where: grow_header(target, where) for where in ("header", "url")}
     health = prober.stop()
-    worst = max(health, default=float("nan"))
+    last = health_ms(target)  # refused at once, the floods may end before the prober's first look
+    worst = max([*health, float("inf") if last is None else last])
     figure = "; ".join(f"{where}: {f.taken_bytes / MB:.2f} MB taken, then {f.answer!r}"
                        for where, f in floods.items())
     passed = all(f.refused and f.taken_bytes < MB for f in floods.values()) and worst <= 100
