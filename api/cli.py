@@ -1,5 +1,5 @@
-"""`cribcount`: the one console script (count, score, discard, practice, peg, eval, serve; synth is
-handed to the lab).
+"""`cribcount`: the one console script (count, score, discard, referee, practice, peg, eval, serve;
+synth is handed to the lab).
 
 One module of :mod:`api.commands` per group of subcommands, each registered with
 :func:`~api.commands.base.command`. Expected failures (bad cards, bad photos, illegal pegging)
@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from api.commands import photo, practice, serving, typed  # noqa: F401 - each registers its commands
+from api.commands import photo, practice, referee, serving, typed  # noqa: F401 - each registers its commands
 from api.commands.base import COMMANDS, EXIT_BROKEN_PIPE, EXIT_USAGE, CliError, Handler
 from api.commands.serving import LAB_COMMANDS, run_lab
 

@@ -22,7 +22,7 @@ from starlette.formparsers import MultiPartParser
 from api.admission import Admission, PhotoGate
 from api.limits import BodyLimit
 from api.recognizer import LoadedRecognizer, PhotoRecognizer
-from api.routers import count, discard, health, peg, practice, score
+from api.routers import count, discard, health, peg, practice, referee, score
 from api.schemas import one_line
 from api.settings import Settings
 from api.workers import PhotoReader, ProcessReader, ThreadReader, WorkerLimits
@@ -56,7 +56,8 @@ def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | N
                          description=DESCRIPTION, lifespan=_lifespan(settings, recognizer))
     _add_limits(app, settings)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    for router in (count.router, score.router, peg.router, health.router, discard.router, practice.router):
+    for router in (count.router, score.router, peg.router, health.router, discard.router, practice.router,
+                   referee.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
@@ -65,7 +66,33 @@ def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | N
         """The phone page."""
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
+    _add_install_files(app)
     return app
+
+
+# What a browser asks for at the root to install the page: a service worker served from / covers the
+# whole page (one under /static/ could only control /static/), the manifest, and /favicon.ico.
+INSTALL_FILES = {
+    "/sw.js": ("sw.js", "text/javascript"),
+    "/manifest.webmanifest": ("manifest.webmanifest", "application/manifest+json"),
+    "/favicon.ico": ("icons/favicon.ico", "image/x-icon"),
+}
+
+
+def _add_install_files(app: FastAPI) -> None:
+    """Serve INSTALL_FILES; no-cache, so a new service worker or manifest is seen on the next visit."""
+    for route, (name, media_type) in INSTALL_FILES.items():
+        app.add_api_route(route, _file_route(STATIC_DIR / name, media_type), methods=["GET"],
+                          include_in_schema=False)
+
+
+def _file_route(path: Path, media_type: str) -> Callable[[], FileResponse]:
+    """A route answering one fixed file (a closure: a default argument would become a query parameter)."""
+
+    def serve() -> FileResponse:
+        return FileResponse(path, media_type=media_type, headers={"Cache-Control": "no-cache"})
+
+    return serve
 
 
 def _lifespan(settings: Settings, recognizer: PhotoRecognizer | None) -> Lifespan:
@@ -92,7 +119,7 @@ def _lifespan(settings: Settings, recognizer: PhotoRecognizer | None) -> Lifespa
     return lifespan
 
 
-PHOTO_ROUTES = frozenset({"/api/count", "/api/discard"})
+PHOTO_ROUTES = frozenset({"/api/count", "/api/discard", "/api/referee"})
 """The routes a photo is sent to: the admission gate turns them away with 503 when the workers are full."""
 
 

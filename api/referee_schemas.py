@@ -99,6 +99,18 @@ def _whole(text: str, what: str, low: int, high: int) -> int:
     return int(text)
 
 
+def parse_players(text: str) -> int:
+    """The players at the table, typed: exactly ``2``, ``3`` or ``4`` ("2.0" is not a number of players)."""
+    return _whole(text.strip(), "players", 2, 4)
+
+
+def parse_game(text: str) -> int:
+    """The game hole, typed: ``121`` or ``61``."""
+    if text.strip() not in ("121", "61"):
+        raise RefereeInputError(f"game: 121 or 61, got {text!r}")
+    return int(text)
+
+
 @dataclass(frozen=True)
 class Claim:
     """A player's claimed total for a hand or the crib, and who objected if it was too much."""

@@ -1,0 +1,131 @@
+"""`cribcount referee`: one photo of the whole table at the show, every hand and the crib counted in
+the order of the show, every claim and muggins call ruled (ACC rules 8 and 10)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from api.commands.base import CliError, command
+from api.commands.photo import MODELS_HELP, PHOTO_FORMATS, PHOTO_LIMITS, decode_with_models
+
+if TYPE_CHECKING:  # imported when the command runs, not for `--help`
+    from api.referee_schemas import Refereed, RefereeRequest
+    from vision.detections import Detections
+
+FIX_HINT = "move a card with --move CARD=GROUP (or CARD=starter), name a group with --role GROUP=ROLE"
+
+
+@command
+def _register_referee(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("referee", help="count a whole table at the show and rule claims and muggins",
+                       description="Read every hand, the crib and the starter from one photo of the table, "
+                                   "say which group is whose (suggested from the layout: change it with "
+                                   "--role), count each in the order of the show and rule each claim and "
+                                   "muggins call by ACC rules 8 and 10.")
+    p.add_argument("photo", help=f"photo of the table ({PHOTO_FORMATS}; at most {PHOTO_LIMITS})")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), required=True, help="players at the table")
+    p.add_argument("--seat", default="pone",
+                   help="your seat, the hand nearest the photo's bottom edge: pone, dealer, second (3 "
+                        "players), dealers-partner, pones-partner (4); default pone")
+    p.add_argument("--claim", action="append", default=[], metavar="ROLE=N",
+                   help="a claimed total, e.g. pone=10 or crib=4 (ROLE=N:WHO names who objected to an "
+                        "over-claim, needed with 3 players); repeat for each")
+    p.add_argument("--muggins", action="append", default=[], metavar="ROLE=X",
+                   help="muggins for X on a claimed hand, e.g. pone=2 (ROLE=X:CALLER names the caller, "
+                        "needed with 3 players); repeat for each")
+    p.add_argument("--no-muggins", action="store_true",
+                   help="the players did not turn muggins on: missed points are simply lost")
+    p.add_argument("--role", action="append", default=[], metavar="GROUP=ROLE",
+                   help="whose a group is, by its number as printed, e.g. 2=crib; the others follow")
+    p.add_argument("--move", action="append", default=[], metavar="CARD=GROUP",
+                   help="a card that belongs to another group, e.g. 5H=2, or 5H=starter")
+    p.add_argument("--score", action="append", default=[], metavar="SIDE=N",
+                   help="a side's score as the show begins, e.g. dealer=110 (a claim of game is checked)")
+    p.add_argument("--game", type=int, choices=(121, 61), default=121, help="the game hole (default 121)")
+    p.add_argument("--five-card", action="store_true",
+                   help="five-card cribbage: hands of 3 cards, the crib of 4 (two players)")
+    p.add_argument("--models", default=None, help=MODELS_HELP)
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (the shape POST /api/referee returns)")
+    p.set_defaults(handler=_run_referee)
+
+
+def request_of(args: argparse.Namespace, detections: Detections, groups: int) -> RefereeRequest:
+    """The command line's words as the referee takes them; each bad one is a one-line error."""
+    from api.referee_schemas import (
+        RefereeRequest,
+        parse_call,
+        parse_claim_entry,
+        parse_group_role,
+        parse_move,
+        parse_role,
+        parse_score,
+    )
+
+    n = args.players
+    return RefereeRequest(
+        players=n, seat=parse_role(args.seat, n), five_card=args.five_card, muggins=not args.no_muggins,
+        claims=tuple(parse_claim_entry(text, n) for text in args.claim),
+        calls=tuple(parse_call(text, n) for text in args.muggins),
+        roles=tuple(parse_group_role(text, n, groups) for text in args.role),
+        moves=tuple(parse_move(text, detections, groups) for text in args.move),
+        scores=tuple(parse_score(text, n) for text in args.score), game=args.game)
+
+
+def _run_referee(args: argparse.Namespace) -> int:
+    from api.referee_schemas import RefereeOut, RefereeRequest, TableNotCounted, referee
+    from vision.decode import check_photo_file
+    from vision.table import group_sizes
+
+    if args.no_muggins and args.muggins:
+        raise CliError("--muggins calls need muggins on: leave out --no-muggins")
+    groups = len(group_sizes(args.players))
+    data = check_photo_file(args.photo)  # a bomb or a non-photo is refused before the models load
+    recognizer, photo = decode_with_models(data, args.models)
+    detections = recognizer.recognize_photo(photo, RefereeRequest(args.players, five_card=args.five_card)
+                                            .expected())
+    request = request_of(args, detections, groups)
+    try:
+        refereed = referee(detections, request)
+    except TableNotCounted as exc:
+        if not args.json:
+            print_table(exc.refereed)
+        raise CliError(f"{exc}; {FIX_HINT}") from None
+    if args.json:
+        print(RefereeOut.from_refereed(refereed, photo.original_size).model_dump_json())
+        return 0
+    print_table(refereed)
+    return 0
+
+
+def print_table(ref: Refereed) -> None:
+    """The human form: cards seen, the groups and whose they are, the show in order, the rulings."""
+    from api.commands.photo import print_cards_seen
+
+    print_cards_seen(ref.detections, "name the card with --move or retake the photo")
+    starter = ref.layout.starter
+    print(f"Starter: {ref.detections.cards[starter]}" if starter is not None
+          else f"Starter: none; {FIX_HINT}")
+    named = "named by you" if ref.given else "suggested"
+    print(f"Groups (roles {named}; {ref.suggestion.reason}; change with --role GROUP=ROLE):")
+    for number, (group, role) in enumerate(zip(ref.layout.groups, ref.roles, strict=True), 1):
+        cards = " ".join(str(ref.detections.cards[r]) for r in group.rows)
+        print(f"  {number}  {role:<17} {cards}")
+    for reason in ref.layout.reasons:
+        print(f"Unclear: {reason}; {FIX_HINT}")
+    if ref.table is None or ref.outcome is None:
+        return
+    print(f"The show, in order ({ref.rules.name}):")
+    for role, show in ref.table.shows:
+        print(f"  {role:<17} {' '.join(map(str, show.hand)):<15} {show.total:>2}  {show.announcement}")
+        for item in show.items:
+            print(f"      {item.kind:<8} {' '.join(map(str, item.cards)):<15} {item.points:>2}")
+    if ref.table.his_heels:
+        print(f"His heels: {ref.table.his_heels} to the dealer for the jack starter (no muggins on it)")
+    for ruling in ref.outcome.rulings:
+        print(ruling.message)
+    if ref.outcome.winner is not None:
+        left = ", ".join(ref.outcome.not_counted) or "nothing"
+        print(f"Game: {ref.outcome.winner} reached {ref.outcome.game} ({left} not counted)")
+    print("Pegs: " + ", ".join(f"{side} {points}" for side, points in ref.scores))

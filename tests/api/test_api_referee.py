@@ -1,0 +1,188 @@
+"""POST /api/referee and /api/referee/table: a whole table at the show counted and ruled, one test per
+ruling of RULES.md ("Muggins (optional) and disputes at the show"), and the errors a table can make.
+
+Table photos are drawn as players lay the show: pone's hand across the top, the crib in the middle,
+the dealer's hand at the bottom (the photo taken from the dealer's seat), the starter apart on the
+right. The recognizer double answers with the drawn cards, keyed by the photo's size.
+"""
+
+import pytest
+from fastapi.testclient import TestClient
+from support import FakeRecognizer, draw_table
+
+from api.main import create_app
+from vision.detections import Expected
+
+PONE_5 = "7H 8D 9C 2S"  # fifteen 7H 8D, run 7H 8D 9C: 5 with the starter KS (or JD)
+DEALER_9 = "QH 5C 4S 6D"  # fifteens 5C QH, 5C KS, 4S 5C 6D, run of three: 9
+CRIB_6 = "AC AD 10S 3H"  # two fifteens and a pair of aces: 6
+
+
+def table_photo(pone: str = PONE_5, dealer: str = DEALER_9, crib: str = CRIB_6, starter: str = "KS",
+                size: tuple[int, int] = (2400, 1800)):
+    """Three rows of four cards (pone top, crib middle, dealer bottom) and the starter apart."""
+    cards, centers = [], []
+    for text, y, x0 in ((pone, 250, 500), (crib, 900, 300), (dealer, 1550, 500)):
+        for k, card in enumerate(text.split()):
+            cards.append(card)
+            centers.append((x0 + 180 * k, y))
+    cards.append(starter)
+    centers.append((1900, 900))
+    return draw_table(" ".join(cards), centers, size=size, card_px=(160, 224))
+
+
+@pytest.fixture(scope="module")
+def fake() -> FakeRecognizer:
+    return FakeRecognizer()
+
+
+@pytest.fixture(scope="module")
+def client(fake):
+    with TestClient(create_app(recognizer=fake)) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def table(fake):
+    return fake.add(table_photo())
+
+
+def referee(client, photo, **fields):
+    data = {"players": "2", "seat": "dealer", **fields}
+    return client.post("/api/referee", files={"photo": ("table.jpg", photo.jpeg, "image/jpeg")}, data=data)
+
+
+def ruled(client, photo, **fields) -> dict:
+    res = referee(client, photo, **fields)
+    assert res.status_code == 200, res.text
+    return res.json()
+
+
+def ruling(body: dict, role: str) -> dict:
+    return next(r for r in body["rulings"] if r["role"] == role)
+
+
+def test_three_groups_with_their_roles_and_totals_in_show_order(client, table, fake):
+    body = ruled(client, table)
+    assert [(g["cards"], g["role"], g["total"]) for g in body["groups"]] == [
+        (["7H", "8D", "9C", "2S"], "pone", 5), (["AC", "AD", "10S", "3H"], "crib", 6),
+        (["QH", "5C", "4S", "6D"], "dealer", 9)]
+    assert body["cards"][body["starter"]]["card"] == "KS"
+    assert body["order"] == ["pone", "dealer", "crib"]
+    assert [r["role"] for r in body["rulings"]] == ["pone", "dealer", "crib"]
+    assert body["pegs"] == [["pone", 5], ["dealer", 15]]
+    assert body["roles_reason"].startswith("you (dealer) nearest the bottom of the photo")
+    assert not any(g["given"] for g in body["groups"]) and body["unclear"] == []
+    assert fake.expected[-1] == Expected(13)
+
+
+def test_muggins_for_the_right_amount_gives_the_caller_the_missed_points(client, table):
+    body = ruled(client, table, claim="pone=3", call="pone=2")
+    assert ruling(body, "pone")["kind"] == "muggins"
+    assert ruling(body, "pone")["pegs"] == [["pone", 3], ["dealer", 2]]
+    assert ruling(body, "pone")["message"] == ("Pone claimed 3, the hand is 5: muggins for 2 — the dealer "
+                                               "takes 2 (missed: fifteen 7H 8D).")
+    assert ruling(body, "pone")["missed"][0]["cards"] == ["7H", "8D"]
+
+
+def test_muggins_for_too_little_takes_only_what_was_called(client, table):
+    body = ruled(client, table, claim="pone=1", call="pone=2")
+    assert ruling(body, "pone")["pegs"] == [["pone", 1], ["dealer", 2]]
+    assert "the other 2 missed are lost" in ruling(body, "pone")["message"]
+
+
+def test_muggins_for_too_much_takes_only_the_shortfall(client, table):
+    body = ruled(client, table, claim="pone=3", call="pone=5")
+    assert ruling(body, "pone")["pegs"] == [["pone", 3], ["dealer", 2]]
+    assert "muggins for 5, but only 2 were missed" in ruling(body, "pone")["message"]
+
+
+def test_a_wrong_muggins_call_gives_the_called_player_the_points(client, table):
+    body = ruled(client, table, claim="crib=6", call="crib=2", seat="pone")
+    assert ruling(body, "crib")["kind"] == "wrong muggins"
+    assert ruling(body, "crib")["pegs"] == [["dealer", 8]]
+
+
+def test_his_heels_goes_to_the_dealer_once_and_is_never_mugginsed(client, fake):
+    photo = fake.add(table_photo(starter="JD", size=(2400, 1804)))
+    body = ruled(client, photo)
+    assert body["his_heels"] == 2 and body["pegs"] == [["pone", 5], ["dealer", 17]]
+    res = referee(client, photo, claim="dealer=9", call="heels=2")
+    assert res.status_code == 422
+    assert res.json()["detail"].startswith("no muggins on his heels")
+
+
+def test_an_over_claim_is_put_back_to_the_true_count(client, table):
+    body = ruled(client, table, claim="pone=7")
+    assert ruling(body, "pone")["kind"] == "put back"
+    assert ruling(body, "pone")["pegs"] == [["pone", 5]]
+
+
+def test_a_false_claim_of_game_costs_fifteen_back(client, table):
+    body = ruled(client, table, claim="pone=7", score=["pone=114", "dealer=100"])
+    assert ruling(body, "pone")["kind"] == "false claim of game"
+    assert ruling(body, "pone")["pegs"] == [["pone", -10], ["dealer", 2]]
+    assert body["winner"] is None
+
+
+def test_muggins_off_makes_a_call_an_error(client, table):
+    res = referee(client, table, claim="pone=3", call="pone=2", muggins="false")
+    assert res.status_code == 422 and res.json()["detail"].startswith("muggins is off")
+
+
+def test_a_role_named_by_the_player_swaps_with_the_suggestion(client, table):
+    body = ruled(client, table, role="1=dealer")
+    assert [(g["role"], g["given"]) for g in body["groups"]] == [
+        ("dealer", True), ("crib", False), ("pone", False)]
+    assert [g["suggested"] for g in body["groups"]] == ["pone", "crib", "dealer"]
+
+
+def test_too_few_cards_for_the_players_named_lists_the_cards_seen(client, table):
+    res = referee(client, table, players="3")
+    assert res.status_code == 422
+    assert res.json()["detail"] == ("a table of 3 at the show holds 17 cards (every hand, the crib and the "
+                                    "starter), found 13")
+    assert len(res.json()["cards"]) == 13
+
+
+def test_a_group_that_cannot_be_a_hand_says_how_to_fix_it_and_keeps_the_table(client, table):
+    res = referee(client, table, move="7H=2")
+    assert res.status_code == 422
+    body = res.json()
+    assert body["detail"] == "group 1 holds 3 cards and pone holds 4: move a card from one group to another"
+    assert [len(g["rows"]) for g in body["table"]["groups"]] == [3, 5, 4]
+    assert body["table"]["counted"] is False
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"claim": "pone=30"}, "a claim is a whole number from 0 to 29"),
+    ({"claim": "pone"}, "write it as ROLE=N"),
+    ({"claim": "partner=3"}, "'partner' is not a role at a table of 2"),
+    ({"call": "pone=0"}, "a whole number from 1 to 29"),
+    ({"role": "4=crib"}, "a whole number from 1 to 3"),
+    ({"move": "9H=1"}, "9H is not among the cards seen"),
+    ({"players": "5"}, "players"),
+    ({"players": "2.0"}, "players"),
+])
+def test_bad_words_are_one_line_422s(client, table, fields, said):
+    res = referee(client, table, **fields)
+    assert res.status_code == 422 and said in res.json()["detail"]
+
+
+def test_the_typed_route_re_rules_a_fixed_table_without_the_photo(client, table):
+    first = ruled(client, table)
+    cards = [{"card": c["card"], "xyxy": c["xyxy"]} for c in first["cards"]]
+    res = client.post("/api/referee/table", json={
+        "players": 2, "seat": "dealer", "cards": cards, "roles": {"2": "crib"},
+        "claims": {"pone": 3}, "calls": [{"role": "pone", "points": 2}]})
+    assert res.status_code == 200, res.text
+    assert ruling(res.json(), "pone")["pegs"] == [["pone", 3], ["dealer", 2]]
+    assert res.json()["image"] is None
+
+
+@pytest.mark.parametrize("change", [{"claims": {"pone": "3"}}, {"players": 5}, {"muggins": 1},
+                                    {"cards": [{"card": "5H", "xyxy": [0, 0, 1, 1]}] * 22}])
+def test_the_typed_route_takes_numbers_strictly_and_within_the_rules(client, change):
+    body = {"players": 2, "cards": [], **change}
+    res = client.post("/api/referee/table", json=body)
+    assert res.status_code == 422 and isinstance(res.json()["detail"], str)
