@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # imported when the command runs, not for `--help`
     from vision.detections import Detections
 
 FIX_HINT = "move a card with --move CARD=GROUP (or CARD=starter), name a group with --role GROUP=ROLE"
+FIX_OPTIONS = "--move CARD=GROUP or CARD=starter; --role GROUP=ROLE"
 
 
 @command
@@ -91,7 +92,7 @@ def _run_referee(args: argparse.Namespace) -> int:
     except TableNotCounted as exc:
         if not args.json:
             print_table(exc.refereed)
-        raise CliError(f"{exc}; {FIX_HINT}") from None
+        raise CliError(f"{exc} ({FIX_OPTIONS})") from None
     if args.json:
         print(RefereeOut.from_refereed(refereed, photo.original_size).model_dump_json())
         return 0
@@ -103,7 +104,7 @@ def print_table(ref: Refereed) -> None:
     """The human form: cards seen, the groups and whose they are, the show in order, the rulings."""
     from api.commands.photo import print_cards_seen
 
-    print_cards_seen(ref.detections, "name the card with --move or retake the photo")
+    print_cards_seen(ref.detections, "retake the photo with its corners in view")
     starter = ref.layout.starter
     print(f"Starter: {ref.detections.cards[starter]}" if starter is not None
           else f"Starter: none; {FIX_HINT}")

@@ -1,0 +1,141 @@
+"""`cribcount referee PHOTO`: the whole table counted and ruled on the command line, one test per ruling
+of RULES.md, and exit 2 with one line for what cannot be ruled."""
+
+import json
+
+import pytest
+from support import FakeRecognizer
+from test_api_referee import table_photo
+
+import api.commands.photo
+from api.cli import main
+
+
+@pytest.fixture
+def fake(monkeypatch) -> FakeRecognizer:
+    recognizer = FakeRecognizer()
+    monkeypatch.setattr(api.commands.photo, "photo_recognizer", lambda models: recognizer)
+    return recognizer
+
+
+@pytest.fixture
+def table(tmp_path, fake) -> str:
+    return photo_file(tmp_path, fake, table_photo())
+
+
+def photo_file(tmp_path, fake, photo, name="table.jpg") -> str:
+    fake.add(photo)
+    path = tmp_path / name
+    path.write_bytes(photo.jpeg)
+    return str(path)
+
+
+def referee(table: str, *words: str) -> list[str]:
+    assert main(["referee", table, "--players", "2", "--seat", "dealer", *words]) == 0
+
+
+def lines(capsys) -> list[str]:
+    return capsys.readouterr().out.splitlines()
+
+
+def failed(capsys, table: str, *words: str) -> str:
+    assert main(["referee", table, "--players", "2", "--seat", "dealer", *words]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1
+    return err[0]
+
+
+def test_groups_roles_and_the_show_in_order(table, capsys):
+    referee(table)
+    out = lines(capsys)
+    at = out.index("Starter: KS")
+    assert out[at + 1].startswith("Groups (roles suggested; you (dealer) nearest the bottom of the photo")
+    assert out[at + 2:at + 5] == ["  1  pone              7H 8D 9C 2S", "  2  crib              AC AD 10S 3H",
+                        "  3  dealer            QH 5C 4S 6D"]
+    shows = [line.split()[0] for line in out if line.startswith("  ") and line[2] != " "][3:]
+    assert shows == ["pone", "dealer", "crib"]
+    assert out[-1] == "Pegs: pone 5, dealer 15"
+
+
+def test_json_gives_groups_roles_counts_and_rulings(table, capsys):
+    referee(table, "--claim", "pone=3", "--muggins", "pone=2", "--json")
+    body = json.loads(capsys.readouterr().out)
+    assert [(g["role"], g["total"]) for g in body["groups"]] == [("pone", 5), ("crib", 6), ("dealer", 9)]
+    assert body["rulings"][0]["kind"] == "muggins" and body["image"] == {"width": 2400, "height": 1800}
+
+
+def test_muggins_for_the_right_amount(table, capsys):
+    referee(table, "--claim", "pone=3", "--muggins", "pone=2")
+    assert ("Pone claimed 3, the hand is 5: muggins for 2 — the dealer takes 2 (missed: fifteen 7H 8D)."
+            in lines(capsys))
+
+
+def test_muggins_for_too_little(table, capsys):
+    referee(table, "--claim", "pone=1", "--muggins", "pone=2")
+    assert any("the dealer takes 2; the other 2 missed are lost" in line for line in lines(capsys))
+
+
+def test_muggins_for_too_much(table, capsys):
+    referee(table, "--claim", "pone=3", "--muggins", "pone=5")
+    assert any("muggins for 5, but only 2 were missed — the dealer takes 2" in line for line in lines(capsys))
+
+
+def test_a_wrong_muggins_call(table, capsys):
+    referee(table, "--claim", "crib=6", "--muggins", "crib=2:pone")
+    assert ("The dealer claimed 6 for the crib, the crib is 6: muggins for 2, but nothing was missed — the "
+            "dealer pegs 6 and 2 more as the penalty against pone." in lines(capsys))
+
+
+def test_his_heels_to_the_dealer_and_no_muggins_on_it(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, table_photo(starter="JD", size=(2400, 1804)))
+    referee(path)
+    out = lines(capsys)
+    assert "His heels: 2 to the dealer for the jack starter (no muggins on it)" in out
+    assert out[-1] == "Pegs: pone 5, dealer 17"
+    assert failed(capsys, path, "--claim", "dealer=9", "--muggins", "heels=2").startswith(
+        "cribcount referee: error: no muggins on his heels")
+
+
+def test_an_over_claim_is_put_back(table, capsys):
+    referee(table, "--claim", "pone=7")
+    assert "Pone claimed 7, the hand is 5: put back to 5 (ACC 8.4) — pone pegs 5." in lines(capsys)
+
+
+def test_a_false_claim_of_game(table, capsys):
+    referee(table, "--claim", "pone=7", "--score", "pone=114", "--score", "dealer=100")
+    assert ("Pone claimed 7, the hand is 5 and pone stood at 114 of 121: a false claim of game — the peg "
+            "goes back, the dealer takes 2, and pone goes 15 back (pegs -10)." in lines(capsys))
+
+
+def test_a_role_named_by_the_player(table, capsys):
+    referee(table, "--role", "1=dealer")
+    out = lines(capsys)
+    at = out.index("Starter: KS")
+    assert out[at + 1].startswith("Groups (roles named by you;")
+    assert out[at + 2] == "  1  dealer            7H 8D 9C 2S"
+
+
+def test_too_few_cards_for_the_players_named(table, capsys):
+    assert main(["referee", table, "--players", "4"]) == 2
+    assert capsys.readouterr().err == ("cribcount referee: error: a table of 4 at the show holds 21 cards "
+                                       "(every hand, the crib and the starter), found 13\n")
+
+
+def test_a_group_that_cannot_be_a_hand(table, capsys):
+    assert main(["referee", table, "--players", "2", "--seat", "dealer", "--move", "7H=2"]) == 2
+    captured = capsys.readouterr()
+    assert "  2  dealer            AC AD 7H 10S 3H" in captured.out.splitlines()
+    assert captured.err == ("cribcount referee: error: group 1 holds 3 cards and pone holds 4: move a card "
+                            "from one group to another (--move CARD=GROUP or CARD=starter; --role "
+                            "GROUP=ROLE)\n")
+
+
+@pytest.mark.parametrize(("words", "said"), [
+    (["--claim", "pone=ten"], "a claim is a whole number from 0 to 29"),
+    (["--claim", "dealers-partner=3"], "is not a role at a table of 2"),
+    (["--muggins", "pone=2", "--no-muggins"], "--muggins calls need muggins on"),
+    (["--move", "QQ=1"], "QQ"),
+    (["--score", "pone=121"], "a whole number from 0 to 120"),
+])
+def test_bad_words_are_one_line(table, capsys, words, said):
+    assert said in failed(capsys, table, *words)
