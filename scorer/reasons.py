@@ -36,5 +36,5 @@ def explain(item: ScoreItem, show: Show) -> str:
     if item.kind == "nobs":
         jack = cards[0]
         if jack.rank == JACK:
-            return f"{jack} is the jack of the starter's suit: one for his nob"
+            return f"{jack} is the jack of the starter's suit: one for his nobs"
     return str(item)

@@ -224,7 +224,7 @@ def find_flush(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> li
 
 
 def find_nobs(hand: Sequence[Card], starter: Card) -> list[ScoreItem]:
-    """One for his nob: the jack of the starter's suit in the hand (a jack starter is never its own).
+    """One for his nobs: the jack of the starter's suit in the hand (a jack starter is never its own).
 
     >>> find_nobs(parse_cards("JH 2C 4D 9S"), Card.parse("KH"))
     [ScoreItem(kind='nobs', cards=(Card.parse('JH'),), points=1)]

@@ -56,7 +56,7 @@ def test_a_photo_of_the_29_hand_counts_29(client, fake):
     assert show["hand"] == ["5D", "5H", "5S", "JC"]
     assert [i["kind"] for i in show["items"]].count("fifteen") == 8
     assert show["items"][-1] == {"kind": "nobs", "cards": ["JC"], "points": 1,
-                                 "reason": "JC is the jack of the starter's suit: one for his nob"}
+                                 "reason": "JC is the jack of the starter's suit: one for his nobs"}
     assert show["announcement"].endswith("twenty-nine")
     assert show["claim"] is None
 

@@ -46,7 +46,7 @@ def test_count_prints_cards_starter_items_and_the_spoken_count(tmp_path, fake, c
     assert out[0] == "Cards seen: 5H 99%, 5D 99%, 5C 97%, 5S 98%, JC 98%"
     assert out[1] == "Starter: 5C, set apart above the row of the other four (99% sure)"
     assert out[2] == "Hand 5D 5H 5S JC, starter 5C"
-    assert "  nobs     JC               1  JC is the jack of the starter's suit: one for his nob" in out
+    assert "  nobs     JC               1  JC is the jack of the starter's suit: one for his nobs" in out
     assert sum(line.startswith("  fifteen") for line in out) == 8
     assert "Total: 29" in out
     assert out[-1].startswith("Count: Fifteen two, fifteen four,") and out[-1].endswith("twenty-nine")
