@@ -58,3 +58,19 @@ async def read_upload(request: Request, reader: PhotoReader, photo: UploadFile,
 
 
 ReaderDep = Annotated[PhotoReader, Depends(get_reader)]
+
+
+def form_number(value: object, name: str, *, default: int, allowed: tuple[int, ...]) -> int:
+    """A number from a form field (blank: ``default``), one of ``allowed``, else a 422 naming the field.
+
+    Strict: ASCII digits only, a few of them. ``str.isdigit`` takes ``²`` (which ``int`` refuses: a 500
+    and a traceback) and ``٣`` (which ``int`` reads as 3), and a 5,000-digit ``int`` raises."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return default
+    text = value.strip() if isinstance(value, str) else ""
+    if text.isascii() and text.isdigit() and len(text) <= 6 and int(text) in allowed:
+        return int(text)
+    shown = repr(text) if len(text) <= 12 else f"{text[:12]!r}... ({len(text)} characters)"
+    expected = ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}"
+    raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
+                        f"{name}: expected {expected}, not {shown if text else 'a file'}")

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from api.schemas import CardOut, ErrorOut, ImageSize
+from api.schemas import CardOut, CardToken, ErrorOut, ImageSize
 from scorer.discard import Advice, Choice
 from vision.dealt import DealtRead
 from vision.detections import Detection
@@ -17,8 +17,10 @@ CardText = str
 class DiscardIn(BaseModel):
     """Typed dealt cards and the seat."""
 
-    cards: list[CardText] = Field(description="The dealt cards: 6 for two players, 5 for three or four.",
-                                  examples=[["2H", "3D", "4C", "5S", "5H", "JD"]])
+    # Six at most: the deal of a two-player game, the most any player is dealt.
+    cards: list[CardToken] = Field(max_length=6,
+                                   description="The dealt cards: 6 for two players, 5 for three or four.",
+                                   examples=[["2H", "3D", "4C", "5S", "5H", "JD"]])
     seat: Literal["dealer", "pone"] = Field(
         description="dealer: the crib is yours; pone: it is the dealer's.")
     players: Literal[2, 3, 4] = 2

@@ -20,6 +20,7 @@ from fastapi_offline import FastAPIOffline
 from starlette.formparsers import MultiPartParser
 
 from api.admission import Admission, PhotoGate
+from api.input_caps import InputCaps
 from api.limits import BodyLimit
 from api.recognizer import LoadedRecognizer, PhotoRecognizer
 from api.routers import count, discard, health, peg, practice, referee, score
@@ -54,6 +55,9 @@ def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | N
     # scripts, where FastAPI's load them from a CDN (a blank page offline).
     app = FastAPIOffline(title="cribcount", version="0.1.0", summary="Cribbage show counter",
                          description=DESCRIPTION, lifespan=_lifespan(settings, recognizer))
+    # Innermost of the limits: a body is counted as it arrives, after the size limit has passed it.
+    app.add_middleware(InputCaps, drain_timeout_s=settings.upload_timeout_s,
+                       drain_max_bytes=settings.max_body_bytes)
     _add_limits(app, settings)
     app.add_exception_handler(RequestValidationError, _validation_error)
     for router in (count.router, score.router, peg.router, health.router, discard.router, practice.router,

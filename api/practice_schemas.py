@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from api.schemas import CardText, ItemOut, ShowOut
+from api.schemas import CardText, CardToken, ItemOut, ShowOut
 from scorer.practice import Deal, Judgement, Lesson, WrongClaim
 
 MAX_ANSWER_CHARS = 1000
@@ -50,8 +50,8 @@ class PracticeDealOut(BaseModel):
 class PracticeCheckIn(BaseModel):
     """A dealt hand and the player's count of it."""
 
-    hand: list[CardText] = Field(min_length=4, max_length=4, examples=[["5H", "5D", "5S", "JC"]])
-    starter: CardText = Field(examples=["5C"])
+    hand: list[CardToken] = Field(min_length=4, max_length=4, examples=[["5H", "5D", "5S", "JC"]])
+    starter: CardToken = Field(examples=["5C"])
     crib: bool = False
     answer: str = Field(max_length=MAX_ANSWER_CHARS, description="A total (0-29), or items: "
                         "'15 with 5H JC; pair 5H 5D; run 3H 4S 5D; flush; nobs'.", examples=["28"])

@@ -32,6 +32,9 @@ def one_line(errors: list[dict]) -> str:
     return "; ".join(parts) or "invalid request"
 
 CardText = str
+CardToken = Annotated[str, Field(max_length=16)]
+"""A card typed by a client: ``5H``, ``10d``, ``J♣`` fit in 16 characters, and a reason never echoes a
+megabyte back."""
 Box = tuple[float, float, float, float]
 
 def _card(card: Card | None) -> CardText | None:
@@ -178,9 +181,9 @@ class CountOut(BaseModel):
 class ScoreIn(BaseModel):
     """Typed cards to count (e.g. after correcting a misread card)."""
 
-    hand: list[CardText] = Field(min_length=4, max_length=4, description="The 4 hand or crib cards.",
-                                 examples=[["5H", "5D", "5S", "JC"]])
-    starter: CardText = Field(examples=["5C"])
+    hand: list[CardToken] = Field(min_length=4, max_length=4, description="The 4 hand or crib cards.",
+                                  examples=[["5H", "5D", "5S", "JC"]])
+    starter: CardToken = Field(examples=["5C"])
     crib: bool = Field(False, description="Count as the crib (a 4-card flush does not score).")
     claim: int | None = Field(None, ge=0, le=MAX_CLAIM,
                               description="What the player counted, to check (muggins).")

@@ -14,7 +14,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from api.deps import LoadedDep, get_reader, read_upload
+from api.deps import LoadedDep, form_number, get_reader, read_upload
 from api.discard_schemas import DiscardIn, DiscardOut, NotDealtOut
 from api.schemas import ErrorOut, one_line
 from scorer.cards import InvalidCardError, parse_cards
@@ -85,11 +85,9 @@ async def discard(request: Request, loaded: LoadedDep) -> DiscardOut | JSONRespo
     if not isinstance(photo, UploadFile):
         raise HTTPException(_UNPROCESSABLE,
                             "photo: a photo file is required in the form (or send JSON cards)")
+    players = form_number(form.get("players"), "players", default=2, allowed=(2, 3, 4))
     try:
-        players = str(form.get("players") or "2").strip()
-        body = DiscardIn(cards=[], seat=form.get("seat"),
-                         players=int(players) if players.isdigit() else players,
-                         model=form.get("model") or "table")
+        body = DiscardIn(cards=[], seat=form.get("seat"), players=players, model=form.get("model") or "table")
     except ValidationError as exc:
         raise HTTPException(_UNPROCESSABLE, one_line(list(exc.errors()))) from None
     reader = await get_reader(request, loaded)
