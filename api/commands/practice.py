@@ -32,8 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rounds", type=_positive, default=None, metavar="N",
                    help="stop after N hands (default: until q)")
     p.add_argument("--crib", action="store_true", help="deal cribs too (a 4-card flush scores nothing there)")
-    p.add_argument("--level", choices=("easy", "mixed"), default="mixed",
-                   help="easy: small hands, no flush or nobs until you miss one; mixed: any hand (default)")
+    p.add_argument("--level", choices=("easy", "mixed"), default="easy",
+                   help="easy: small hands, no flush or nobs until you miss one (default, as on the page); "
+                        "mixed: any hand")
     p.set_defaults(handler=run)
 
 

@@ -96,6 +96,17 @@ def test_the_same_seed_deals_the_same_hands():
     assert hands[0] == hands[1]
 
 
+def test_the_default_level_is_easy_as_on_the_page():
+    player = Player("--seed", "4", "--rounds", "8")
+    for _ in range(8):  # every count right, so no missed lesson brings a harder hand
+        show, _ = player.deal()
+        kinds = [item.kind for item in show.items]
+        assert 2 <= show.total <= 8 and kinds.count("run") <= 1, show
+        assert "flush" not in kinds and "nobs" not in kinds, show
+        player.say(str(show.total))
+    assert player.finish()[0] == 0
+
+
 def test_a_slip_is_said_and_the_same_hand_asked_again():
     player = Player("--seed", "5", "--rounds", "1")
     player.deal()
