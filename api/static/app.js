@@ -1,8 +1,10 @@
 // cribcount phone page, the entry module: starts each view. Plain ES modules, no build step and no
 // globals: each module imports what it uses (cards.js, dom.js, net.js) and exports its start.
 
+import { startBoard } from "./board.js";
 import { startCount } from "./count.js";
 import { startDiscard } from "./discard.js";
+import { startInstall } from "./install.js";
 import { startPicker } from "./picker.js";
 import { startPractice } from "./practice.js";
 import { startViews } from "./views.js";
@@ -10,5 +12,7 @@ import { startViews } from "./views.js";
 startPicker();
 startCount();
 startDiscard();
+startBoard();
+startInstall();
 const practiceShown = startPractice();
 startViews((name) => { if (name === "practice") practiceShown(); });
