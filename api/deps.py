@@ -12,7 +12,7 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Request, UploadFile, status
 
 from api.recognizer import LoadedRecognizer
-from api.workers import ModelsNotLoaded, PhotoReader, PhotoReading
+from api.workers import ModelsNotLoaded, PhotoReader, PhotoReading, WorkerLost
 from vision.decode import MAX_BYTES, ImageError, UnsupportedImage, screen_photo
 from vision.detections import Expected
 
@@ -38,7 +38,8 @@ async def read_upload(request: Request, reader: PhotoReader, photo: UploadFile,
                       expected: Expected | None) -> PhotoReading:
     """An uploaded photo read by ``reader``, for every photo route: what is plainly no photo is refused
     in the event loop (a few ms, no pixel) and never reaches a worker; a refused photo is a 415, 413
-    or 422 with the reason, missing models a 503; the time it took teaches the admission gate
+    or 422 with the reason, missing models a 503, a worker lost to something else a 503 with
+    Retry-After; the time it took teaches the admission gate
     (:mod:`api.admission`) how many photos it takes next."""
     data = await photo.read()
     await photo.close()  # the form's in-memory copy goes now, not after the worker's answer
@@ -53,6 +54,10 @@ async def read_upload(request: Request, reader: PhotoReader, photo: UploadFile,
         raise HTTPException(code, f"photo: {exc}") from None
     except ModelsNotLoaded as exc:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from None
+    except WorkerLost as exc:  # not the photo's doing: a client or a proxy may send it again
+        retry = str(request.app.state.admission.retry_after_s)
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc),
+                            headers={"Retry-After": retry}) from None
     request.app.state.admission.observe(reading.seconds)
     return reading
 

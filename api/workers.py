@@ -7,8 +7,10 @@ passes its timeout and starts a new one). Each worker loads the models once, cap
 memory (``RLIMIT_DATA``) at what it used after loading plus ``memory_mb``, and holds ``threads`` CPU
 cores that no other worker holds (CPU affinity: onnxruntime sizes its thread pool to it, so workers x
 threads = cores however many server processes share the machine). The worst photo costs one worker
-``timeout_s`` and ``memory_mb``, and gets a 422 with the reason; the server process itself never
-decodes a stranger's pixels.
+``timeout_s`` and ``memory_mb``, and gets a 422 with the reason; a worker lost to anything else
+(killed from outside) is a 503 with Retry-After, since the same photo sent again is read. The server
+process itself never decodes a stranger's pixels. Memory a burst took comes back: a worker hands
+freed heap back to the system after each photo and is replaced after :data:`PHOTOS_PER_WORKER`.
 
 A recognizer handed to ``create_app`` (a test's double, or code embedding the service) runs in
 the server process instead (:class:`ThreadReader`), unless settings ask for workers.
@@ -17,11 +19,11 @@ the server process instead (:class:`ThreadReader`), unless settings ask for work
 from __future__ import annotations
 
 import asyncio
-import fcntl
+import ctypes
 import multiprocessing
 import os
 import resource
-import tempfile
+import signal
 import time
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
@@ -32,6 +34,7 @@ from typing import Protocol
 from pebble import ProcessExpired, ProcessPool
 from starlette.concurrency import run_in_threadpool
 
+from api.cores import claim_cores
 from api.recognizer import PhotoRecognizer, load_recognizer
 from vision.decode import UPLOAD, ImageError, decode_photo
 from vision.detections import Detections, Expected
@@ -53,6 +56,34 @@ class PhotoTooCostly(ImageError):
 
 class ModelsNotLoaded(RuntimeError):
     """The worker has no recognizer: the model files are missing or broken (HTTP 503)."""
+
+
+class WorkerLost(RuntimeError):
+    """The worker reading the photo was stopped from outside (killed, the machine short of memory),
+    not by the photo: the same photo sent again is read (HTTP 503 with Retry-After)."""
+
+
+# A decoder that crashes on a file (a fault or an abort: C++'s failed allocation past the memory cap)
+# stops its worker with one of these; a kill from outside (SIGKILL, SIGTERM) or an exit is not the photo.
+_CRASH_SIGNALS = frozenset({signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT, signal.SIGFPE, signal.SIGILL})
+
+
+def _worker_lost(exc: ProcessExpired) -> Exception:
+    """What a worker's death during a photo means for the sender: its photo crashed the decoder (422),
+    or the worker was lost to something else (503, send it again)."""
+    code = exc.exitcode or 0
+    if code < 0 and -code in _CRASH_SIGNALS:
+        return PhotoTooCostly("the photo crashed the worker decoding it (a damaged file, or past the memory "
+                              "a photo may use); send it again as a smaller JPEG")
+    why = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+    return WorkerLost(f"the photo worker reading the photo stopped ({why}) and is being replaced; "
+                      f"send the photo again")
+
+
+PHOTOS_PER_WORKER = 500
+"""Photos a worker reads before it is replaced by a fresh one: what onnxruntime's arenas and the
+decoders kept of the largest photos goes with it. A fresh worker loads the models in about a second
+while the others read on; at 2-4 photos a second per worker that is once every few minutes."""
 
 
 class PhotoReader(Protocol):
@@ -103,7 +134,8 @@ class ProcessReader:
         self.limits = limits
         # spawn, not fork: the server process runs threads (uvicorn, onnxruntime) that a fork copies
         # mid-flight; the workers import the runtime afresh.
-        self._pool = ProcessPool(max_workers=limits.workers, initializer=_start_worker,
+        self._pool = ProcessPool(max_workers=limits.workers, max_tasks=PHOTOS_PER_WORKER,
+                                 initializer=_start_worker,
                                  initargs=(str(models_dir), recognizer, limits.threads, limits.memory_mb),
                                  context=multiprocessing.get_context("spawn"))
 
@@ -121,10 +153,8 @@ class ProcessReader:
         except FutureTimeout:
             raise PhotoTooCostly(f"the photo took over {self.limits.timeout_s:g} s to decode and read; "
                                  f"send a smaller JPEG") from None
-        except ProcessExpired:  # killed by the kernel or a crashed decoder: the worker is replaced
-            raise PhotoTooCostly(f"the photo stopped the worker decoding it (over the "
-                                 f"{self.limits.memory_mb} MB a photo may use, or a damaged file); "
-                                 f"send a smaller JPEG") from None
+        except ProcessExpired as exc:  # the worker is replaced; was it the photo?
+            raise _worker_lost(exc) from None
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -145,7 +175,7 @@ _memory_mb = 0
 def _start_worker(models_dir: str, recognizer: PhotoRecognizer | None, threads: int, memory_mb: int) -> None:
     """Hold free cores at a lower priority, load the models, then cap this process's data memory."""
     global _recognizer, _error, _memory_mb
-    _claim_cores(threads)
+    claim_cores(threads)
     # Below the server process: its event loop (uploads, /api/health) must get a core at once
     # while the workers keep every core busy with photos.
     os.nice(10)
@@ -175,34 +205,17 @@ def _read_in_worker(data: bytes, expected: Expected | None) -> PhotoReading:
             raise PhotoTooCostly(f"decoding the photo took more than the {_memory_mb} MB a photo may "
                                  f"use; send a smaller JPEG") from None
         raise
+    finally:
+        _return_freed_memory()
 
 
-def _claim_cores(n: int) -> None:
-    """Hold ``n`` CPU cores that no other worker on this machine holds (an advisory lock file per
-    core, released when the process ends) and run on them alone, so onnxruntime starts ``n`` intra-op
-    threads. With fewer free (more workers than cores) it holds those; with none, it keeps them all."""
-    cores = sorted(os.sched_getaffinity(0))
-    if n >= len(cores):
-        return
-    folder = Path(tempfile.gettempdir()) / "cribcount-cores"
-    folder.mkdir(exist_ok=True)
-    held = []
-    for core in cores:
-        handle = open(folder / f"core-{core}.lock", "w")  # held (locked) for the process's life
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            continue
-        held.append((core, handle))
-        if len(held) == n:
-            break
-    _core_locks.extend(handle for _, handle in held)
-    if held:
-        os.sched_setaffinity(0, {core for core, _ in held})
-
-
-_core_locks: list = []
+def _return_freed_memory() -> None:
+    """Hand the heap a photo freed back to the system (glibc keeps it for reuse otherwise: a worker's
+    RSS stayed at its largest photo's). About a millisecond; nothing where the C library is not glibc."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def _cap_data_memory(memory_mb: int) -> None:
