@@ -2,19 +2,27 @@
 
 Reading a photo is CPU-bound (about one photo per core at a time), so a queue longer than a few
 photos only makes every answer late: 16 clients on 2 cores used to see p99 3.3 s and no refusal.
-:class:`PhotoGate` admits a photo request from its first byte (its upload held in memory counts
-too) until its answer, up to :attr:`Admission.capacity` at once; one more is answered
-``503 Service Unavailable`` with ``Retry-After``, its body read and dropped (so the client reads
-the answer instead of a reset connection) and never kept. The health route does not pass the gate.
+:class:`PhotoGate` admits a photo request once its whole body has arrived, until its answer, up to
+:attr:`Admission.capacity` at once; one more is answered ``503 Service Unavailable`` with
+``Retry-After``. A photo still arriving holds no place among them: four uploads that sent their
+headers and stopped used to hold every place for a minute (issue 79). What uploads in progress hold
+in memory is bounded apart (:attr:`Admission.upload_budget_bytes`), and their pace by
+:class:`api.limits.BodyLimit`. The health route does not pass the gate.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from fastapi import HTTPException, status
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from api.limits import drain, send_json
+
+UPLOAD_BUDGET_BYTES = 8 * 20 * 2**20
+"""Bytes that photo uploads still arriving may hold in one server process: eight photos at the 20 MB
+limit. Past it the upload that crosses it is turned away busy, so 40 uploads that send 19 MB and stall
+hold 160 MB, not 760 MB, until they are dropped."""
 
 
 @dataclass
@@ -32,8 +40,11 @@ class Admission:
     workers: int
     target_s: float
     retry_after_s: int
+    upload_budget_bytes: int = UPLOAD_BUDGET_BYTES
     in_flight: int = 0
     refused: int = 0
+    receiving_bytes: int = 0
+    """Bytes held by photo uploads still arriving (not yet admitted)."""
     photo_s: float = 0.0
     """Mean seconds a worker takes over one photo (exponential, the last ~10 photos); 0 before any."""
 
@@ -55,11 +66,15 @@ class Admission:
         return (f"busy: {self.in_flight} photos are being read or waiting, the most this server answers "
                 f"in time; try again in {self.retry_after_s} s")
 
+    @property
+    def retry_after(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after_s)}
+
 
 class PhotoGate:
-    """ASGI middleware: photo uploads (multipart POSTs to ``paths``) pass while ``admission`` has room,
-    else 503 + Retry-After. A JSON body to the same route (typed cards, a few ms) is not a photo and
-    passes."""
+    """ASGI middleware: photo uploads (multipart POSTs to ``paths``) are received, then pass while
+    ``admission`` has room, else 503 + Retry-After. A JSON body to the same route (typed cards, a few
+    ms) is not a photo and passes."""
 
     def __init__(self, app: ASGIApp, admission: Admission, paths: frozenset[str], drain_timeout_s: float,
                  drain_max_bytes: int) -> None:
@@ -74,17 +89,72 @@ class PhotoGate:
             await self.app(scope, receive, send)
             return
         gate = self.admission
-        if gate.full:
+        if gate.full:  # busy already: told so at once, its body read and dropped, never kept
             gate.refused += 1
             await drain(receive, self.drain_timeout_s, self.drain_max_bytes)
             await send_json(send, 503, {"detail": gate.busy_message()},
                             extra_headers=[(b"retry-after", str(gate.retry_after_s).encode())])
             return
-        gate.in_flight += 1
+        upload = _Upload(gate, receive, self.drain_timeout_s, self.drain_max_bytes)
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, upload.receive, send)
         finally:
-            gate.in_flight -= 1
+            upload.release()
+
+
+class _Upload:
+    """One photo on its way through the gate: the bytes it holds while it arrives, then its place."""
+
+    def __init__(self, admission: Admission, receive: Receive, drain_timeout_s: float,
+                 drain_max_bytes: int) -> None:
+        self.admission = admission
+        self.source = receive
+        self.drain_timeout_s = drain_timeout_s
+        self.drain_max_bytes = drain_max_bytes
+        self.held_bytes = 0
+        self.admitted = False
+
+    async def receive(self) -> Message:
+        """The next body message; the last one takes the photo's place, or raises 503 (FastAPI answers
+        an HTTPException raised while it reads a body as it is)."""
+        message = await self.source()
+        if message["type"] != "http.request" or self.admitted:
+            return message
+        size = len(message.get("body", b""))
+        self.held_bytes += size
+        self.admission.receiving_bytes += size
+        if not message.get("more_body", False):
+            self._admit()
+        elif self.admission.receiving_bytes > self.admission.upload_budget_bytes:
+            self.release()
+            self.admission.refused += 1
+            await drain(self.source, self.drain_timeout_s, self.drain_max_bytes)
+            raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, _uploads_busy(self.admission),
+                                headers=self.admission.retry_after)
+        return message
+
+    def _admit(self) -> None:
+        self.release()
+        gate = self.admission
+        if gate.full:
+            gate.refused += 1
+            raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, gate.busy_message(),
+                                headers=gate.retry_after)
+        gate.in_flight += 1
+        self.admitted = True
+
+    def release(self) -> None:
+        """Give back what this upload holds: its bytes while arriving, its place once admitted."""
+        self.admission.receiving_bytes -= self.held_bytes
+        self.held_bytes = 0
+        if self.admitted:
+            self.admission.in_flight -= 1
+            self.admitted = False
+
+
+def _uploads_busy(admission: Admission) -> str:
+    return (f"busy: uploads under way hold {admission.upload_budget_bytes // 2**20} MB, the most this "
+            f"server keeps; try again in {admission.retry_after_s} s")
 
 
 def _is_photo_upload(scope: Scope, paths: frozenset[str]) -> bool:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from api.limits import UPLOAD_GRACE_S, UPLOAD_MIN_RATE, Pace
 from vision.config import MODELS_DIR
 from vision.decode import MAX_BYTES
 
@@ -49,11 +50,34 @@ class Settings(BaseModel):
                                   "worker is free, one that would wait longer (at the workers' recent "
                                   "pace) gets 503.")
     retry_after_s: int = Field(2, ge=1, description="Retry-After of a 503 when the photo queue is full.")
+    # The HTTP layer (api/server.py; why these figures: docs/deploy.md, "The server").
+    upload_min_rate: int = Field(UPLOAD_MIN_RATE, ge=1, description="Bytes per second a request body "
+                                 "must keep up after its grace (env CRIBCOUNT_UPLOAD_MIN_RATE; 8 KB/s, a "
+                                 "2G uplink); slower, or silent for the grace, it is dropped with 408.")
+    upload_grace_s: float = Field(UPLOAD_GRACE_S, gt=0, description="Seconds a request body may take "
+                                  "before its rate counts, and the longest it may send nothing (env "
+                                  "CRIBCOUNT_UPLOAD_GRACE).")
+    max_head_bytes: int = Field(16 * 1024, ge=1024, description="Request line and headers together, in "
+                                "bytes (h11's default); more is answered 431.")
+    max_url_bytes: int = Field(8 * 1024, ge=256, description="Longest URL (request target); longer: 414.")
+    max_headers: int = Field(100, ge=8, description="Most header lines in a request; more: 431.")
+    head_timeout_s: float = Field(10.0, gt=0, description="Seconds a connection has to send a complete "
+                                  "request head, from its opening or the previous answer (env "
+                                  "CRIBCOUNT_HEAD_TIMEOUT); then it is closed.")
+    keep_alive_s: int = Field(5, ge=1, description="Seconds an idle kept-alive connection stays open.")
+    max_connections: int = Field(4096, ge=16, description="Open connections per server process (env "
+                                 "CRIBCOUNT_MAX_CONNECTIONS), and never within 128 of the file limit; past "
+                                 "it the one waiting longest for its request is closed.")
 
     @property
     def max_body_bytes(self) -> int:
         """Largest request body: a photo at the limit plus its multipart framing."""
         return self.max_photo_bytes + _FORM_OVERHEAD_BYTES
+
+    @property
+    def upload_pace(self) -> Pace:
+        """How fast a request body must arrive once its head has."""
+        return Pace(self.upload_min_rate, self.upload_grace_s)
 
     @property
     def photo_worker_count(self) -> int:
@@ -82,7 +106,9 @@ class Settings(BaseModel):
 
 _ENV = {"CRIBCOUNT_MODELS": "models_dir", "CRIBCOUNT_SERVER_PROCESSES": "server_processes",
         "CRIBCOUNT_PHOTO_WORKERS": "photo_workers", "CRIBCOUNT_PHOTO_QUEUE": "photo_queue",
-        "CRIBCOUNT_UPLOAD_TIMEOUT": "upload_timeout_s"}
+        "CRIBCOUNT_UPLOAD_TIMEOUT": "upload_timeout_s", "CRIBCOUNT_UPLOAD_MIN_RATE": "upload_min_rate",
+        "CRIBCOUNT_UPLOAD_GRACE": "upload_grace_s", "CRIBCOUNT_HEAD_TIMEOUT": "head_timeout_s",
+        "CRIBCOUNT_MAX_CONNECTIONS": "max_connections"}
 
 
 def _cores() -> int:

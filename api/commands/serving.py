@@ -50,7 +50,8 @@ def _run_serve(args: argparse.Namespace) -> int:
     import errno
     import socket
 
-    import uvicorn
+    from api.server import serve
+    from api.settings import Settings
 
     if args.lan:
         args.host = _lan_host()
@@ -68,8 +69,7 @@ def _run_serve(args: argparse.Namespace) -> int:
     os.environ["CRIBCOUNT_SERVER_PROCESSES"] = str(args.workers)
     if args.lan:  # once the address is known to be free, before uvicorn's log
         print(lan.invitation(args.host, args.port), flush=True)
-    uvicorn.run("api.main:create_app", factory=True, host=args.host, port=args.port, workers=args.workers,
-                timeout_graceful_shutdown=10)
+    serve("api.main:create_app", args.host, args.port, args.workers, Settings.from_env())
     return 0
 
 
