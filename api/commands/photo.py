@@ -11,8 +11,8 @@ from api.commands.typed import print_show
 
 if TYPE_CHECKING:  # the runtime's types, imported when a command runs (so `--help` loads no OpenCV)
     from scorer.discard import Advice
-    from vision.detections import Detections
-    from vision.roles import PhotoCount
+    from vision.detections import Detection, Detections
+    from vision.roles import PhotoCount, Roles
 
 
 @command
@@ -118,9 +118,7 @@ def print_count(result: PhotoCount) -> None:
     from vision.starter import SURE
 
     roles = result.roles
-    aside = [f"Set aside: {d.card} ({d.confidence:.0%}), the least sure of {len(roles.detections) + 1} "
-             f"cards seen; if it is one of the show, {RETYPE_SHOW}" for d in roles.set_aside]
-    print_cards_seen(roles.detections, RETYPE_SHOW, aside)
+    print_cards_seen(roles.detections, RETYPE_SHOW, [aside_note(roles, d) for d in roles.set_aside])
     if roles.source == "given":
         print(f"Starter: {roles.starter} (named)")
     elif roles.confidence >= SURE:
@@ -129,6 +127,29 @@ def print_count(result: PhotoCount) -> None:
         print(f"Starter: {roles.starter}? {roles.reason} ({roles.confidence:.0%} sure); "
               "if it is another card, name it with --starter CARD")
     print_show(result.show, result.claim)
+
+
+def aside_note(roles: Roles, aside: Detection) -> str:
+    """Why a card in the photo was left out of the count, and what to do if it belongs in it.
+
+    One card too many is set aside as the least surely read: a likely misread. When every card read
+    sure and the starter was named but is not among them, the likelier slip is the player's: the
+    photo shows the starter too, and a card of the hand is what was set aside."""
+    from vision.detections import CHECK_BELOW
+
+    named = roles.source == "given"
+    counted = [d for d in roles.detections if not (named and d.card == roles.starter)]
+    seen = len(counted) + 1
+    what = (f"{seen} cards seen besides the starter named ({roles.starter}), one too many for a hand of 4"
+            if named else f"{seen} cards seen, one too many for a show of 5")
+    head = f"Set aside: {aside.card} ({aside.confidence:.0%})"
+    lines = [f"{head}: {what}, and {aside.card} the one read least surely"]
+    all_sure = min(d.confidence for d in [*counted, aside]) >= CHECK_BELOW
+    if named and all_sure and roles.starter not in roles.detections.cards:
+        lines.append(f"  All {seen} read sure: if the starter is one of them, name that card with --starter "
+                     "(or leave --starter out and the layout finds it)")
+    lines.append(f"  If {aside.card} is one of the show, {RETYPE_SHOW}")
+    return "\n".join(lines)
 
 
 def print_cards_seen(detections: Detections, retype: str, notes: list[str] | None = None) -> None:

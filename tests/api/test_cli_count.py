@@ -70,9 +70,35 @@ def test_count_says_which_card_it_set_aside(tmp_path, fake, capsys):
     fake.scenes[photo.size] = photo.detections.with_(confidence=sure)
     assert main(["count", path, "--starter", "KD"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[1] == ("Set aside: 5S (75%), the least sure of 5 cards seen; if it is one of the show, "
-                      "count the cards typed: cribcount score HAND STARTER")
+    assert out[1:3] == ["Set aside: 5S (75%): 5 cards seen besides the starter named (KD), one too many "
+                        "for a hand of 4, and 5S the one read least surely",
+                        "  If 5S is one of the show, count the cards typed: cribcount score HAND STARTER"]
     assert "Hand 5C 5D 5H JC, starter KD" in out
+
+
+def test_a_starter_named_beside_five_sure_cards_says_it_may_be_among_them(tmp_path, fake, capsys):
+    photo = show_photo("AC 2H 2S 5D 7D", size=(1600, 1214))
+    path = photo_file(tmp_path, fake, photo)
+    sure = np.array([0.97 if card == Card.parse("5D") else 0.99 for card in photo.detections.cards])
+    fake.scenes[photo.size] = photo.detections.with_(confidence=sure)
+    assert main(["count", path, "--starter", "10H"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:4] == ["Set aside: 5D (97%): 5 cards seen besides the starter named (10H), one too many "
+                        "for a hand of 4, and 5D the one read least surely",
+                        "  All 5 read sure: if the starter is one of them, name that card with --starter "
+                        "(or leave --starter out and the layout finds it)",
+                        "  If 5D is one of the show, count the cards typed: cribcount score HAND STARTER"]
+
+
+def test_a_sixth_card_seen_is_one_too_many_for_a_show(tmp_path, fake, capsys):
+    photo = spread_photo("AC 2H 2S 5D 7D 9S", size=(1600, 1214))
+    path = photo_file(tmp_path, fake, photo)
+    sure = np.array([0.7 if card == Card.parse("9S") else 0.99 for card in photo.detections.cards])
+    fake.scenes[photo.size] = photo.detections.with_(confidence=sure)
+    assert main(["count", path]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == ("Set aside: 9S (70%): 6 cards seen, one too many for a show of 5, and 9S the one "
+                      "read least surely")
 
 
 def test_count_tells_the_recognizer_the_photo_holds_a_show(tmp_path, fake):
