@@ -7,11 +7,13 @@ import { startDiscard } from "./discard.js";
 import { startInstall } from "./install.js";
 import { startPicker } from "./picker.js";
 import { startPractice } from "./practice.js";
+import { startReferee } from "./referee.js";
 import { startViews } from "./views.js";
 
 startPicker();
 startCount();
 startDiscard();
+startReferee();
 startBoard();
 startInstall();
 const practiceShown = startPractice();
