@@ -52,8 +52,9 @@ function drawSkunkLines(svg, layout) {
     const first = holeAt(layout, 0, hole);
     const x = first.x - HOLE_W / 2 - (((hole - 1) % layout.perRow) % 5 === 0 ? 2.5 : 0);
     const y0 = first.y - LANE_H / 2;
-    svg.append(makeSvg("line", { x1: x, x2: x, y1: y0, y2: y0 + layout.sides * LANE_H, class: "skunk-line" }));
-    const label = makeSvg("text", { x: x + 2, y: y0 + layout.sides * LANE_H + 3, class: "skunk-label" });
+    const y1 = y0 + layout.sides * LANE_H;
+    svg.append(makeSvg("line", { x1: x, x2: x, y1: y0, y2: y1, class: "skunk-line" }));
+    const label = makeSvg("text", { x: x + 2, y: y1 + 3, class: "skunk-label" });
     label.textContent = name;
     svg.append(label);
   }

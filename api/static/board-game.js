@@ -19,7 +19,9 @@ const DEFAULT_NAMES = ["Player 1", "Player 2", "Player 3", "Player 4"];
 export function newGame({ players = 2, target = 121, muggins = false, names = [], firstDealer = 0 } = {}) {
   if (!PLAYERS.includes(players)) throw new RuleError("A game is for 2, 3 or 4 players.");
   if (!GAME_HOLES.includes(target)) throw new RuleError("A game goes to 121 or 61.");
-  if (!(firstDealer >= 0 && firstDealer < players)) throw new RuleError("The first dealer sits at the table.");
+  if (!(firstDealer >= 0 && firstDealer < players)) {
+    throw new RuleError("The first dealer sits at the table.");
+  }
   const seatNames = DEFAULT_NAMES.slice(0, players).map((name, seat) => (names[seat] || "").trim() || name);
   return { setup: { players, target, muggins: !!muggins, names: seatNames, firstDealer }, events: [] };
 }
@@ -40,7 +42,8 @@ export function skunkOf(target, loserScore) {
 }
 
 /** The skunk lines a board draws: [hole, name] with the loser skunked below the hole. */
-export const skunkLines = (target) => (target === 121 ? [[91, "skunk"], [61, "double skunk"]] : [[31, "skunk"]]);
+export const skunkLines = (target) =>
+  (target === 121 ? [[91, "skunk"], [61, "double skunk"]] : [[31, "skunk"]]);
 
 /** Who shows, in order: from the dealer's left, clockwise, the dealer last, then the dealer's crib. */
 export function showOrder(setup, dealer) {
@@ -98,7 +101,9 @@ const STEP = {
     const [points, claimed] = showPoints(setup, event);
     table.shown.push(`${event.seat}:${event.what}`);
     peg(table, setup, sideOf(setup, event.seat), points, showName(setup, event.seat, event.what) + claimed);
-    if (points < event.count) table.muggable = { seat: event.seat, what: event.what, missed: event.count - points };
+    if (points < event.count) {
+      table.muggable = { seat: event.seat, what: event.what, missed: event.count - points };
+    }
   },
   muggins(table, setup, event, missed) {
     const { seat, what, missed: points } = missed;
@@ -114,8 +119,8 @@ export function replay(game) {
     table.muggable = null; // muggins is called at once, before anything else is scored
     STEP[event.type](table, game.setup, event, missed);
   }
-  table.nextShow = showOrder(game.setup, table.dealer).find((s) => !table.shown.includes(`${s.seat}:${s.what}`))
-    || null;
+  const notShown = (step) => !table.shown.includes(`${step.seat}:${step.what}`);
+  table.nextShow = showOrder(game.setup, table.dealer).find(notShown) || null;
   return table;
 }
 
@@ -155,11 +160,15 @@ function check(game, table, event) {
   }
   if (event.type === "show") checkShow(game, table, event);
   if (event.type === "peg") {
-    if (!(event.side >= 0 && event.side < sideCount(game.setup))) throw new RuleError("No such player or side.");
+    if (!(event.side >= 0 && event.side < sideCount(game.setup))) {
+      throw new RuleError("No such player or side.");
+    }
     checkPoints(event.points, 1, 29, "Points pegged");
   }
   if (event.type === "heels" && table.heels) throw new RuleError("His heels is pegged once a hand.");
-  if (event.type === "heels" && table.shown.length) throw new RuleError("His heels is pegged before the play.");
+  if (event.type === "heels" && table.shown.length) {
+    throw new RuleError("His heels is pegged before the play.");
+  }
   if (event.type === "muggins") checkMuggins(game, table, event);
 }
 
@@ -167,7 +176,9 @@ function checkMuggins(game, table, event) {
   const missed = table.muggable;
   if (!game.setup.muggins) throw new RuleError("Muggins is off in this game.");
   if (!missed) throw new RuleError("Nothing was missed in the last count.");
-  if (sideOf(game.setup, missed.seat) === event.side) throw new RuleError("Muggins is called on the other side.");
+  if (sideOf(game.setup, missed.seat) === event.side) {
+    throw new RuleError("Muggins is called on the other side.");
+  }
 }
 
 /** The game with `event` scored; a RuleError says why it cannot be (the game left as it was).

@@ -59,13 +59,13 @@ function readSetup() {
   });
 }
 
-/** Wire the form: `started(game)` hears the new game, Cancel closes it. */
-export function startSetup(started, canCancel) {
+/** Wire the form: `started(game)` hears the new game; Cancel closes it (the game played goes on). */
+export function startSetup(started) {
   $("board-players").addEventListener("change", () => nameInputs(null));
   $("board-setup").addEventListener("submit", (event) => {
     event.preventDefault();
     $("board-setup").hidden = true;
     started(readSetup());
   });
-  $("board-cancel").addEventListener("click", () => { if (canCancel()) $("board-setup").hidden = true; });
+  $("board-cancel").addEventListener("click", () => { $("board-setup").hidden = true; });
 }

@@ -92,9 +92,9 @@ function renderShow(table) {
   $("board-show-to").textContent = step ? `Peg for ${who}` : "Peg it";
   $("board-show-to").disabled = !step || table.winner >= 0;
   for (const id of ["board-claim", "board-claim-label"]) $(id).hidden = !game.setup.muggins;
-  const note = !fromCount ? "" : `From the Count view: ${fromCount.total} for a ${fromCount.crib ? "crib" : "hand"}` +
-    (step && fromCount.crib !== (step.what === "crib") ? ` (but ${who} shows now).` : ".");
-  $("board-from-count").textContent = note;
+  $("board-from-count").textContent = !fromCount ? ""
+    : `From the Count view: ${fromCount.total} for a ${fromCount.crib ? "crib" : "hand"}` +
+      (step && fromCount.crib !== (step.what === "crib") ? ` (but ${who} shows now).` : ".");
 }
 
 function renderButtons(table) {
@@ -103,12 +103,15 @@ function renderButtons(table) {
   const callers = [...Array(sideCount(game.setup)).keys()]
     .filter((side) => muggable && side !== sideOf(game.setup, table.muggable.seat));
   $("board-muggins").replaceChildren(...callers.map((side) => button(
-    `Muggins! ${sideName(game.setup, side)} takes ${table.muggable.missed}`, "", () => play({ type: "muggins", side }),
-    "muggins")));
+    `Muggins! ${sideName(game.setup, side)} takes ${table.muggable.missed}`, "",
+    () => play({ type: "muggins", side }), "muggins")));
   $("board-muggins").hidden = !callers.length;
   const dealerName = game.setup.names[table.dealer];
   $("board-heels").textContent = `His heels: 2 for ${dealerName}`;
   $("board-heels").disabled = over || table.heels || table.shown.length > 0;
+  // A counted starter that is a jack: his heels is the dealer's, if not pegged yet.
+  const jack = !!(fromCount && fromCount.hisHeels);
+  $("board-heels").classList.toggle("primary", jack && !$("board-heels").disabled);
   $("board-pegging").replaceChildren(...table.fronts.map((_, side) => {
     const row = make("div", `peg-row side-${side}`);
     row.append(make("span", "name", sideName(game.setup, side)), ...PEG_TAPS.map((points) => button(
@@ -116,7 +119,8 @@ function renderButtons(table) {
     for (const b of row.querySelectorAll("button")) b.disabled = over;
     return row;
   }));
-  $("board-next").textContent = `Next hand: ${game.setup.names[(table.dealer + 1) % game.setup.players]} deals`;
+  const nextDealer = game.setup.names[(table.dealer + 1) % game.setup.players];
+  $("board-next").textContent = `Next hand: ${nextDealer} deals`;
   $("board-next").disabled = over;
   $("board-undo").disabled = !game.events.length;
 }
@@ -166,15 +170,16 @@ function pegShow(event) {
 }
 
 function heardCount(event) {
-  const { total, crib } = event.detail || {};
+  const { total, crib, hisHeels } = event.detail || {};
   if (!Number.isInteger(total)) return;
-  fromCount = { total, crib: !!crib };
+  fromCount = { total, crib: !!crib, hisHeels: !!hisHeels };
   $("board-count").value = String(total);
   if (game) render();
 }
 
-function started(newOne) {
-  game = newOne;
+/** Keep `next` as the game (new, or one entry undone) and show it. */
+function keep(next) {
+  game = next;
   save();
   say($("board-status"), "");
   render();
@@ -183,7 +188,7 @@ function started(newOne) {
 /** Wire the Board: the stored game (or a new one) drawn, every control, the Count view's counts. */
 export function startBoard() {
   game = load();
-  startSetup(started, () => game !== null);
+  startSetup(keep);
   if (!game) {
     game = newGame();
     openSetup(null);
@@ -191,7 +196,7 @@ export function startBoard() {
   $("board-show").addEventListener("submit", pegShow);
   $("board-heels").addEventListener("click", () => play({ type: "heels" }));
   $("board-next").addEventListener("click", () => play({ type: "deal" }));
-  $("board-undo").addEventListener("click", () => { game = undo(game); save(); say($("board-status"), ""); render(); });
+  $("board-undo").addEventListener("click", () => keep(undo(game)));
   $("board-new").addEventListener("click", () => openSetup(game.setup));
   document.addEventListener("cribcount:count", heardCount);
   render();

@@ -1,5 +1,6 @@
 // The page as an installed app: registers the service worker (sw.js), hands it the files this page
-// loaded so the next opening works offline, and says while offline that a photo needs the server.
+// loaded so the next opening works offline, and says while the server cannot be reached that
+// a photo needs it.
 
 import { $ } from "./dom.js";
 
@@ -9,8 +10,12 @@ function loadedFiles() {
   return ["/", ...new Set(own.map((url) => url.pathname))];
 }
 
-function showOnline() {
-  $("offline-note").hidden = navigator.onLine;
+// navigator.onLine says only that there is a network, not that this server is on it (a phone away
+// from the laptop's Wi-Fi): ask the server too. Offline, the service worker answers 503 for it.
+async function showOnline() {
+  let reached = navigator.onLine;
+  if (reached) reached = await fetch("/api/health", { cache: "no-store" }).then((r) => r.ok, () => false);
+  $("offline-note").hidden = reached;
 }
 
 /** Register the service worker (where the browser has one) and keep the offline note current. */

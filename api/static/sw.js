@@ -22,7 +22,8 @@ self.addEventListener("install", (event) => {
 });
 
 self.addEventListener("activate", (event) => {
-  const old = caches.keys().then((names) => Promise.all(names.filter((n) => n !== CACHE).map((n) => caches.delete(n))));
+  const old = caches.keys()
+    .then((names) => Promise.all(names.filter((n) => n !== CACHE).map((n) => caches.delete(n))));
   event.waitUntil(old.then(() => self.clients.claim()));
 });
 
