@@ -139,6 +139,7 @@ class BoundedH11Protocol(H11Protocol):
         self.limits = config.http_limits
         self.conn = _BoundedConnection(self.limits)
         self.head_timer: asyncio.TimerHandle | None = None
+        self.linger_timer: asyncio.TimerHandle | None = None
 
     @property
     def waiting_for_head(self) -> bool:
@@ -153,6 +154,8 @@ class BoundedH11Protocol(H11Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm_head_timer()
+        if self.linger_timer is not None:
+            self.linger_timer.cancel()
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
@@ -162,8 +165,14 @@ class BoundedH11Protocol(H11Protocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
+        if self.transport.is_closing():
+            return
+        if self.conn.their_state is h11.IDLE:
             self._arm_head_timer()  # the next request's head has as long as the first one's
+        elif self.conn.their_state is h11.SEND_BODY:  # answered before its body came (a 408, a 503)
+            # The rest of the body is read and dropped, so that the client reads the answer rather
+            # than a reset, but only for keep_alive_s: each byte would otherwise renew uvicorn's timer.
+            self.linger_timer = self.loop.call_later(self.limits.keep_alive_s, self.transport.close)
 
     def send_400_response(self, msg: str) -> None:
         """Answer a refused request with its status and a JSON reason, then close (uvicorn's is a
