@@ -22,6 +22,7 @@ from starlette.formparsers import MultiPartParser
 from api.admission import Admission, PhotoGate
 from api.input_caps import InputCaps
 from api.limits import BodyLimit
+from api.page_headers import PAGE_HEADERS, SafeHeaders
 from api.recognizer import LoadedRecognizer, PhotoRecognizer
 from api.routers import count, discard, health, peg, practice, referee, score
 from api.schemas import one_line
@@ -59,6 +60,7 @@ def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | N
     app.add_middleware(InputCaps, drain_timeout_s=settings.upload_timeout_s,
                        drain_max_bytes=settings.max_body_bytes)
     _add_limits(app, settings)
+    app.add_middleware(SafeHeaders)  # outermost: a refusal by the limits gets the headers too
     app.add_exception_handler(RequestValidationError, _validation_error)
     for router in (count.router, score.router, peg.router, health.router, discard.router, practice.router,
                    referee.router):
@@ -68,7 +70,7 @@ def create_app(settings: Settings | None = None, recognizer: PhotoRecognizer | N
     @app.get("/", include_in_schema=False)
     def page() -> FileResponse:
         """The phone page."""
-        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+        return FileResponse(STATIC_DIR / "index.html", headers={**PAGE_HEADERS, "Cache-Control": "no-cache"})
 
     _add_install_files(app)
     return app

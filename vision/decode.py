@@ -26,6 +26,7 @@ from vision.formats import (
     Header,
     UnsupportedFormat,
     check_structure,
+    jpeg_has_end,
     orientation_of,
     read_header,
     sniff,
@@ -36,7 +37,6 @@ DECODE_LONG_SIDE = 1000
 the detector's 608 px look and for the classifiers' 96 px crops of all but the smallest indices."""
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 50_000_000
-_TRAILER_BYTES = 256 * 1024
 
 
 class ImageError(ValueError):
@@ -133,8 +133,7 @@ def decode_photo(data: bytes, *, min_long_side: int = DECODE_LONG_SIDE, limits: 
     _check_bytes(data, limits)
     header = _header(data, limits)  # format sniffed, structure bounded, size and EXIF: no pixels yet
     _check_pixels(*header.size, limits)
-    # Some phones append data after the end-of-image marker, so look near the end, not at it.
-    if header.format == "JPEG" and b"\xff\xd9" not in data[-_TRAILER_BYTES:]:
+    if header.format == "JPEG" and not jpeg_has_end(data):  # libjpeg would fill the rest with grey
         raise ImageError("the JPEG is truncated (no end-of-image marker)")
     if header.format == "HEIF":
         return _decode_heif(data, min_long_side, limits)

@@ -112,17 +112,32 @@ def _jpeg_scans(data: bytes) -> int:
 
 
 def _jpeg_header_steps(data: bytes) -> int:
+    return _walk_jpeg_header(data)[0]
+
+
+def _walk_jpeg_header(data: bytes) -> tuple[int, int]:
+    """(steps, where the first scan starts or -1): the segments before the pixels walked by their
+    lengths, so an EXIF thumbnail's own markers inside its segment are stepped over."""
     pos, steps = 2, 0
     while steps <= MAX_HEADER_STEPS:
         m = _JPEG_MARKER.search(data, pos)
         if m is None:
-            return steps
+            return steps, -1
         steps += 1 + (m.start() - pos) + (m.end() - m.start() - 2)  # the segment, junk, extra fill
         marker = m.group(1)[0]
         if marker == 0xDA:  # start of scan: Pillow's header parser stops here
-            return steps
+            return steps, m.start()
         pos = m.end() if marker in _STANDALONE else m.end() + int.from_bytes(data[m.end():m.end() + 2], "big")
-    return steps
+    return steps, -1
+
+
+def jpeg_has_end(data: bytes) -> bool:
+    """Whether the JPEG's image ends: an end-of-image marker after its first scan. Inside the
+    compressed data 0xFF is always followed by 0 or a restart marker, so the first 0xFF 0xD9 there
+    is the image's end, wherever it lies: phones append depth maps, second images or padding after
+    it (300 KB of zeros was refused when the marker was looked for near the file's end only)."""
+    scan = _walk_jpeg_header(data)[1]
+    return scan >= 0 and data.find(b"\xff\xd9", scan) >= 0
 
 
 def _png_header_steps(data: bytes) -> int:
@@ -149,6 +164,7 @@ def read_header(data: bytes) -> Header:
     except ImportError:  # the runtime's dependencies hold both; an install without them says so
         raise FormatError("this install has no decoder for the photo's format (pip install pillow "
                           "pillow-heif), or send it as JPEG") from None
+    _quiet_exif_warnings()  # the lazy open reads a JPEG's EXIF already
     try:
         with Image.open(io.BytesIO(data), formats=_PILLOW_FORMATS[fmt]) as image:
             size = image.size
@@ -170,11 +186,34 @@ _NAMES = {"JPEG": "JPEG", "PNG": "PNG", "WEBP": "WebP", "HEIF": "HEIC/HEIF or AV
 
 def orientation_of(image: object) -> int:
     """The EXIF orientation of a Pillow image, 1 (upright) when absent, out of range or unreadable."""
+    _quiet_exif_warnings()
     try:
-        value = int(image.getexif().get(0x0112, 1) or 1)  # type: ignore[attr-defined]
+        value = int(_exif(image).get(0x0112, 1) or 1)
     except Exception:  # a damaged EXIF block: the photo is still a photo
         return 1
     return value if 1 <= value <= 8 else 1
+
+
+def _exif(image: object):
+    """A Pillow image's EXIF, from its header. A PNG's ``getexif`` decodes every pixel to look for an
+    eXIf chunk after them (272 ms at 49 MP, then OpenCV decoded it again); the PNG standard puts eXIf
+    before the pixels, where the lazy open has read it already."""
+    from PIL import Image
+
+    if getattr(image, "format", None) != "PNG":
+        return image.getexif()  # type: ignore[attr-defined]
+    exif = Image.Exif()
+    raw = image.info.get("exif")  # type: ignore[attr-defined]
+    if raw:
+        exif.load(raw)
+    return exif
+
+
+def _quiet_exif_warnings() -> None:
+    """Pillow warns once per damaged EXIF tag: a JPEG of 5,000 such tags printed 10,000 lines to the
+    log. The orientation is read or taken as upright either way, so they say nothing to act on. Put
+    first on every call (a filter added again only moves), so a caller's ``catch_warnings`` keeps it."""
+    warnings.filterwarnings("ignore", category=UserWarning, module=r"PIL\.TiffImagePlugin")
 
 
 def _pillow(fmt: str):
