@@ -2,18 +2,16 @@
 // globals: each module imports what it uses (cards.js, dom.js, net.js) and exports its start.
 
 import { startBoard } from "./board.js";
+import { startPicker } from "./cardpad.js";
 import { startCount } from "./count.js";
 import { startDiscard } from "./discard.js";
 import { startInstall } from "./install.js";
-import { startPicker } from "./picker.js";
 import { startPractice } from "./practice.js";
-import { startReferee } from "./referee.js";
 import { startViews } from "./views.js";
 
 startPicker();
 startCount();
 startDiscard();
-startReferee();
 startBoard();
 startInstall();
 const practiceShown = startPractice();

@@ -1,16 +1,25 @@
 // The Count view: photo -> /api/count; every correction after it (a card, the starter, hand or
-// crib, a claim) -> /api/score. The photo goes only to this server and is shown from a local object
-// URL; the view keeps the five cards and which one is the starter, nothing else.
+// crib, a claim) -> /api/score. Every photo leads somewhere: a show is counted; fewer than 5 cards
+// leave empty slots to fill from the card pad; more than 5 are chosen among (4 hand cards, then the
+// starter); a photo refused is cleared. The photo goes only to this server, shrunk (shrink.js).
 
-import { face, isRed, percent, spoken } from "./cards.js";
-import { $, cardFace, make, makeSvg, say } from "./dom.js";
+import { face, percent } from "./cards.js";
+import { markGrid, cardGrid, pickCard } from "./cardpad.js";
+import { drawBoxes, renderCards, renderChoosing, renderShow } from "./countview.js";
+import { $, say } from "./dom.js";
 import { postForm, postJson } from "./net.js";
-import { pickCard } from "./picker.js";
+import { shrinkPhoto } from "./shrink.js";
+
+const SHOW = 5; // 4 hand or crib cards and the starter
+const empty = () => ({ card: null, confidence: null, check: false, xyxy: null });
 
 const state = {
-  cards: [],          // [{card: "5H" | null, confidence: 0..1 | null (typed), check: bool, xyxy: box | null}]
-  starter: -1,        // index into cards
-  image: null,        // {width, height} of the upright photo
+  cards: [],          // the show's slots: [{card: "5H" | null, confidence: 0..1 | null (typed), check, xyxy}]
+  starter: -1,        // index into cards; -1 while not known
+  seen: [],           // every card of a photo of more than a show, to choose among
+  chosen: [],         // indices into seen, in the order tapped: the 4 hand cards, then the starter
+  choosing: false,    // the player is choosing the show among `seen`
+  image: null,        // {width, height} of the photo sent
   show: null,         // last ShowOut
   lit: -1,            // index of the highlighted item
   request: 0,         // newest scoring request: older answers are ignored
@@ -21,21 +30,12 @@ const status = (text, kind) => say($("status"), text, kind);
 const crib = () => document.querySelector('input[name="what"]:checked').value === "crib";
 const readings = (cards) =>
   cards.map((c) => ({ card: c.card, confidence: c.confidence, check: c.check, xyxy: c.xyxy }));
-
-// A card seen beyond the show's number, set aside uncounted by the server: say which, so a wrong
-// choice is seen (the player taps the card it should replace).
-function showAside(cards, seen) {
-  const el = $("aside-note");
-  el.textContent = cards.map((c) => `Set aside: ${face(c.card)} (${percent(c.confidence)} sure), ` +
-    `the least sure of ${seen} cards seen. If it is one of the show, tap the card it replaces.`).join(" ");
-  el.hidden = cards.length === 0;
-}
-
-function noteStarter(text, unsure) {
-  const note = $("starter-note");
-  note.textContent = text;
-  note.classList.toggle("unsure", unsure);
-}
+const handlers = {
+  fix: (i) => fixCard(i),
+  choose: (i) => choose(i),
+  starter: (i) => { state.starter = i; rescore(); },
+  light: (k) => { state.lit = state.lit === k ? -1 : k; render(); },
+};
 
 // --- photo -> count -----------------------------------------------------------------------
 
@@ -55,25 +55,36 @@ function showPreview(file) {
   $("empty-hint").hidden = true;
 }
 
+// A file the server refused (not a photo, too big): nothing of it stays on screen but the reason.
+function clearPreview() {
+  $("preview").removeAttribute("src");
+  $("photo-view").hidden = true;
+  $("no-preview").hidden = true;
+  $("empty-hint").hidden = false;
+  Object.assign(state, { cards: [], seen: [], choosing: false, image: null, show: null });
+}
+
 async function countPhoto(file) {
-  showPreview(file);
+  const photo = ++state.photo;
+  state.request += 1; // a scoring answer for the cards before this photo no longer applies
   $("result").hidden = true;
   say($("verdict"), "");
   $("boxes").replaceChildren();
   status("Reading the cards…");
+  const sent = await shrinkPhoto(file);
+  if (photo !== state.photo) return;
+  showPreview(sent);
   const form = new FormData();
-  form.append("photo", file);
+  form.append("photo", sent);
   form.append("crib", crib() ? "true" : "false");
-  const photo = ++state.photo;
-  state.request += 1; // a scoring answer for the cards before this photo no longer applies
   try {
     const data = await postForm("/api/count", form);
     if (photo === state.photo) counted(data);
   } catch (err) {
     if (photo !== state.photo) return;
-    showAside([], 0);
     status(err.message, "error");
     if (err.body && Array.isArray(err.body.cards) && err.body.image) notAShow(err.body);
+    else clearPreview();
   }
 }
 
@@ -81,36 +92,88 @@ function counted(data) {
   state.image = data.image;
   state.cards = readings(data.cards);
   state.starter = data.cards.findIndex((c) => c.is_starter);
+  state.seen = data.set_aside.length ? readings([...data.cards, ...data.set_aside]) : [];
+  state.choosing = false;
   const s = data.starter;
   noteStarter(s.sure ? `Starter ${face(s.card)}: ${s.reason} (${percent(s.confidence)} sure).`
     : `Not sure which card is the starter (${s.reason}). Choose it below.`, !s.sure);
-  showAside(data.set_aside, data.cards.length + data.set_aside.length);
+  noteAside(data.set_aside, data.cards.length + data.set_aside.length);
   status("");
   showResult(data.show);
 }
 
-// Not a show (the 422's detail is on screen): box what was seen; four cards and no starter get an
-// empty starter chip to fill in by hand.
+// Not a show (the 422's detail stays on screen): more than 5 cards are chosen among; fewer leave
+// empty slots for the card pad, the starter last.
 function notAShow(data) {
   state.image = data.image;
-  state.cards = readings(data.cards);
-  state.starter = -1;
-  drawBoxes();
-  if (state.cards.length !== 4) return;
-  state.cards.push({ card: null, confidence: null, check: false, xyxy: null });
-  state.starter = 4;
+  const seen = readings(data.cards);
+  if (seen.length > SHOW) {
+    startChoosing(seen);
+    return;
+  }
+  fillIn(seen);
+}
+
+/** Slots for the show: `cards` and empty ones up to 5, the starter the last unless 5 were seen. */
+function fillIn(cards) {
+  state.cards = [...cards, ...Array.from({ length: SHOW - cards.length }, empty)];
+  state.starter = cards.length < SHOW ? SHOW - 1 : -1;
+  state.seen = [];
+  state.choosing = false;
+  noteAside([], 0);
+  noteStarter(state.starter < 0 ? "Which card is the starter? Choose it below." : "", true);
+  showResult(null);
+}
+
+// --- more than a show: the player taps the 4 hand cards, then the starter ------------------
+
+function startChoosing(seen) {
+  state.seen = seen;
+  state.chosen = [];
+  state.choosing = true;
   state.show = null;
-  noteStarter("Tap the ? card to say what the starter is.", true);
-  renderCards();
-  renderShow(null);
+  noteAside([], 0);
+  noteStarter("", false);
+  render();
   $("result").hidden = false;
+}
+
+function choose(i) {
+  const at = state.chosen.indexOf(i);
+  if (at >= 0) state.chosen.splice(at, 1);
+  else state.chosen.push(i);
+  if (state.chosen.length < SHOW) {
+    render();
+    return;
+  }
+  const seen = state.seen;
+  state.cards = state.chosen.map((k) => seen[k]);
+  state.starter = SHOW - 1;
+  state.choosing = false;
+  noteStarter(`Starter ${face(state.cards[state.starter].card)}: the last card you tapped.`, false);
+  rescore();
+}
+
+function noteAside(cards, seen) {
+  const el = $("aside-note");
+  el.textContent = cards.map((c) => `Set aside: ${face(c.card)} (${percent(c.confidence)} sure), ` +
+    `the least sure of ${seen} cards seen. If it is one of the show, tap the card it replaces, ` +
+    "or choose the show again.").join(" ");
+  el.hidden = cards.length === 0;
+}
+
+function noteStarter(text, unsure) {
+  const note = $("starter-note");
+  note.textContent = text;
+  note.classList.toggle("unsure", unsure);
 }
 
 // --- cards -> score -----------------------------------------------------------------------
 
 async function rescore() {
-  if (state.cards.length !== 5 || state.starter < 0 || state.cards.some((c) => !c.card)) {
-    renderCards();
+  if (state.starter < 0 || state.cards.some((c) => !c.card)) {
+    state.show = null;
+    render();
     return;
   }
   const hand = state.cards.filter((_, i) => i !== state.starter).map((c) => c.card);
@@ -126,7 +189,7 @@ async function rescore() {
   } catch (err) {
     if (ticket !== state.request) return;
     status(err.message, "error");
-    renderCards();
+    render();
   }
 }
 
@@ -134,134 +197,47 @@ function showResult(show) {
   state.show = show;
   state.lit = -1;
   $("result").hidden = false;
-  renderCards();
-  renderShow(show);
-  drawBoxes();
+  render();
+  if (show) announce(show);
+}
+
+// The board (another view) hears every count shown, from a photo or typed, to peg it in one tap.
+function announce(show) {
+  const detail = { total: show.total, crib: show.crib, hisHeels: show.his_heels || 0, cards: show.hand,
+    starter: show.starter, items: show.items };
+  document.dispatchEvent(new CustomEvent("cribcount:count", { detail }));
 }
 
 async function fixCard(i) {
   const which = i === state.starter ? "the starter" : "this card";
   const was = state.cards[i].card;
-  const card = await pickCard(was, was ? `Fix ${which}: ${face(was)} is…` : `What is ${which}?`);
+  const taken = state.cards.map((c) => c.card).filter(Boolean);
+  const card = await pickCard(was, was ? `Fix ${which}: ${face(was)} is…` : `What is ${which}?`, taken);
   if (!card) return;
   state.cards[i] = { card, confidence: null, check: false, xyxy: state.cards[i].xyxy };
   await rescore();
-  drawBoxes();
 }
 
-// --- rendering ----------------------------------------------------------------------------
-
-function cardChip(c, i, lit) {
-  const isStarter = i === state.starter;
-  const b = make("button", "chip");
-  b.type = "button";
-  b.dataset.index = String(i);
-  b.dataset.card = c.card || "";
-  b.classList.toggle("starter", isStarter);
-  b.classList.toggle("missing", !c.card);
-  b.classList.toggle("unsure", !!c.check);
-  b.classList.toggle("lit", !!c.card && lit.has(c.card));
-  const sub = isStarter ? "starter" : c.confidence === null ? "typed" : percent(c.confidence);
-  b.append(cardFace(c.card), make("span", "sub", sub));
-  const sure = c.confidence === null ? "" : `, ${percent(c.confidence)} sure`;
-  b.setAttribute("aria-label",
-    `${isStarter ? "Starter: " : ""}${c.card ? spoken(c.card) : "not set"}${sure}. Tap to correct.`);
-  b.addEventListener("click", () => fixCard(i));
-  return b;
+// A card tapped on the pad fills the first empty slot: the hand first, the starter last.
+function padPicked(card) {
+  const i = state.cards.findIndex((c) => !c.card);
+  if (i < 0) return;
+  state.cards[i] = { card, confidence: null, check: false, xyxy: null };
+  rescore();
 }
 
-function renderCards() {
-  const lit = litCards();
-  $("chips").replaceChildren(...state.cards.map((c, i) => {
-    const li = make("li");
-    li.append(cardChip(c, i, lit));
-    return li;
-  }));
-  renderStarterChoices();
-}
-
-function renderStarterChoices() {
-  $("starter-choices").replaceChildren(...state.cards.map((c, i) => {
-    const input = make("input");
-    input.type = "radio";
-    input.name = "starter";
-    input.value = String(i);
-    input.checked = i === state.starter;
-    input.setAttribute("aria-label", `Starter is ${c.card ? spoken(c.card) : "the card not set yet"}`);
-    input.addEventListener("change", () => {
-      state.starter = i;
-      rescore();
-    });
-    const label = make("label");
-    label.append(input, make("span", isRed(c.card) ? "red" : "", face(c.card)));
-    return label;
-  }));
-}
-
-function itemButton(item, k) {
-  const b = make("button");
-  b.type = "button";
-  b.dataset.item = String(k);
-  b.setAttribute("aria-pressed", k === state.lit ? "true" : "false");
-  b.append(make("span", "what", `${item.kind} ${item.cards.map(face).join(" ")}`),
-    make("span", "pts", `+${item.points}`), make("span", "why", item.reason));
-  b.setAttribute("aria-label", `${item.kind}, ${item.points} points: ${item.reason}`);
-  b.addEventListener("click", () => {
-    state.lit = state.lit === k ? -1 : k;
-    renderShow(state.show);
-    renderCards();
-    drawBoxes();
-  });
-  return b;
-}
-
-function renderShow(show) {
-  $("total").textContent = show ? String(show.total) : "–";
-  $("announcement").textContent = show ? show.announcement + "." : "";
-  const heels = $("heels");
-  heels.hidden = !(show && show.his_heels);
-  if (show && show.his_heels) {
-    heels.textContent = `His heels: the starter is a jack, ${show.his_heels} to the dealer ` +
-      "(not part of this count).";
-  }
-  const rows = (show ? show.items : []).map((item, k) => {
-    const li = make("li");
-    li.append(itemButton(item, k));
-    return li;
-  });
-  if (show && !show.items.length) rows.push(make("li", "none", "Nothing scores: that's a nineteen hand."));
-  $("items").replaceChildren(...rows);
-  const claim = show ? show.claim : null;
-  const verdict = !claim ? "" : claim.verdict === "correct" ? "correct" : "wrong";
-  say($("verdict"), claim ? claim.message : "", verdict);
-}
-
-function litCards() {
-  if (!state.show || state.lit < 0 || !state.show.items[state.lit]) return new Set();
-  return new Set(state.show.items[state.lit].cards);
-}
-
-function drawBoxes() {
-  const svg = $("boxes");
-  svg.replaceChildren();
-  if (!state.image) return;
-  const { width, height } = state.image;
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  const lit = litCards();
-  const fontPx = Math.max(width, height) / 28;
-  state.cards.forEach((c, i) => {
-    if (!c.xyxy) return;
-    const [x0, y0, x1, y1] = c.xyxy;
-    // Index boxes are small: pad them so the outline frames the corner, not the glyph.
-    const pad = Math.max(x1 - x0, y1 - y0) * 0.08;
-    const r = makeSvg("rect",
-      { x: x0 - pad, y: y0 - pad, width: x1 - x0 + 2 * pad, height: y1 - y0 + 2 * pad, rx: pad });
-    if (i === state.starter) r.classList.add("starter");
-    if (c.card && lit.has(c.card)) r.classList.add("lit");
-    const t = makeSvg("text", { x: x0, y: Math.max(y0 - pad - fontPx * 0.25, fontPx), "font-size": fontPx });
-    t.textContent = face(c.card) + (i === state.starter ? " ★" : "");
-    svg.append(r, t);
-  });
+function render() {
+  const missing = state.choosing ? 0 : state.cards.filter((c) => !c.card).length;
+  $("count-pad").hidden = missing === 0;
+  $("pad-hint").textContent = missing ? `Tap the ${missing === 1 ? "missing card" : `${missing} missing cards`}` +
+    (state.starter >= 0 && !state.cards[state.starter].card ? ", the starter last." : ".") : "";
+  markGrid($("count-pad").firstChild, state.cards.map((c) => c.card).filter(Boolean));
+  $("choose-again").hidden = state.choosing || state.seen.length <= SHOW;
+  $("choose-again").textContent = `Choose the show among the ${state.seen.length} cards`;
+  if (state.choosing) renderChoosing(state, handlers);
+  else renderCards(state, handlers);
+  renderShow(state, handlers);
+  drawBoxes(state);
 }
 
 // --- speech and wiring --------------------------------------------------------------------
@@ -292,6 +268,14 @@ export function startCount() {
     if (file) countPhoto(file);
     e.target.value = "";   // the same photo can be chosen again
   });
+  $("count-pad").append(cardGrid(padPicked, "Add a card"));
+  $("type-cards").addEventListener("click", () => {
+    state.photo += 1; // a photo still being read no longer applies
+    clearPreview();
+    status("");
+    fillIn([]);
+  });
+  $("choose-again").addEventListener("click", () => startChoosing(state.seen));
   for (const r of document.querySelectorAll('input[name="what"]')) r.addEventListener("change", rescore);
   $("claim-form").addEventListener("submit", checkClaim);
 }

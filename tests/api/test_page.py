@@ -115,11 +115,10 @@ def test_photo_count_fix_a_card_check_a_claim(browser, server, photos):
     spoken = page.evaluate("window.__spoken")
     assert len(spoken) == 1 and spoken[0].endswith("twenty-nine")
 
-    # The jack was misread: it is the queen of clubs.
+    # The jack was misread: it is the queen of clubs (the chip, then the card: two taps).
     page.get_by_role("button", name=re.compile(r"^jack of clubs, 9\d% sure")).tap()
     expect(page.locator("#picker")).to_be_visible()
-    page.get_by_role("button", name="queen", exact=True).tap()
-    page.get_by_role("button", name="Use Q♣").tap()
+    page.locator("#picker").get_by_role("button", name="queen of clubs").tap()
     expect(page.locator("#total")).to_have_text("28")
     expect(page.locator('.chip[data-card="QC"]')).to_have_count(1)
 
@@ -166,8 +165,7 @@ def test_a_card_read_below_the_check_line_is_marked_until_the_player_confirms_it
     expect(page.locator(".chip.unsure")).to_have_count(1)
     expect(page.locator(".chip.unsure")).to_have_attribute("data-card", "JC")
     page.get_by_role("button", name=re.compile(r"^jack of clubs, 66% sure")).tap()
-    page.get_by_role("button", name="jack", exact=True).tap()
-    page.get_by_role("button", name="Use J♣").tap()
+    page.locator("#picker").get_by_role("button", name="jack of clubs").tap()
     expect(page.locator(".chip.unsure")).to_have_count(0)
     page.context.close()
 
@@ -181,10 +179,12 @@ def test_a_sixth_card_set_aside_is_said(browser, server, photos):
     expect(page.locator(".chip")).to_have_count(5)
     expect(page.locator("#aside-note")).to_have_text(
         "Set aside: 9♦ (75% sure), the least sure of 6 cards seen. "
-        "If it is one of the show, tap the card it replaces.")
+        "If it is one of the show, tap the card it replaces, or choose the show again.")
+    expect(page.get_by_role("button", name="Choose the show among the 6 cards")).to_be_visible()
     page.set_input_files("#photo", str(photos[0] / "29.jpg"))
     expect(page.locator("#total")).to_have_text("29")
     expect(page.locator("#aside-note")).to_be_hidden()
+    expect(page.locator("#choose-again")).to_be_hidden()
     page.context.close()
 
 
@@ -194,9 +194,7 @@ def test_four_cards_then_the_starter_picked_by_hand(browser, server, photos):
     expect(page.locator("#status")).to_contain_text("4 cards seen (8H 7C 7D 6S)")
     expect(page.locator(".chip")).to_have_count(5)
     page.get_by_role("button", name=re.compile("^Starter: not set")).tap()
-    page.get_by_role("button", name="ace", exact=True).tap()
-    page.get_by_role("button", name="spades", exact=True).tap()
-    page.get_by_role("button", name="Use A♠").tap()
+    page.locator("#picker").get_by_role("button", name="ace of spades").tap()
     expect(page.locator("#total")).to_have_text("16")
     # Hand or crib: counted again as the crib (the claim check names which it counted).
     page.get_by_role("radio", name="Crib").check()

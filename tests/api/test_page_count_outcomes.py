@@ -1,0 +1,199 @@
+"""The Count view leads somewhere from every photo, in a real headless Chromium (issue 78).
+
+One test per outcome of a photo: no card or too few seen (the card pad adds the missing ones), 4
+(the starter added), 5 (counted), more than 5 (the show chosen among them), a misread card fixed in
+two taps, a refused file cleared; the total or the error in view at 390x844 and 844x390, nothing
+wider than 320 px. The recognizer double answers with the cards each photo was drawn with.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+from support import CHROMIUM, FakeRecognizer, chromium, draw_table, live_server, show_photo, spread_photo
+
+from api.main import create_app
+
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
+if not Path(CHROMIUM).exists():
+    pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)", allow_module_level=True)
+
+expect = playwright.expect
+PHOTOS = {  # each photo its own size: the recognizer double knows a photo by its size
+    "none": draw_table("", [], size=(1600, 1220)),
+    "two": spread_photo("5H 5D", size=(1600, 1224)),
+    "three": spread_photo("5H 5D 5S", size=(1600, 1228)),
+    "four": show_photo("8H 7C 7D 6S", size=(1600, 1232)),
+    "five": show_photo("5H 5D 5S JC 5C"),
+    "eight": spread_photo("5H 5D 5S JC 5C 9D 2C 3C", size=(1600, 1236)),
+    "tall": spread_photo("10H 10D QS JC 10C 9D 2C 3C", size=(1200, 1600)),
+    "wide": show_photo("10H 10D QS JC 10C", size=(1600, 1240)),
+}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("outcomes")
+    for name, photo in PHOTOS.items():
+        (folder / f"{name}.jpg").write_bytes(photo.jpeg)
+    (folder / "notes.txt").write_text("not a photo")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def server():
+    fake = FakeRecognizer()
+    for photo in PHOTOS.values():
+        fake.add(photo)
+    with live_server(create_app(recognizer=fake)) as url:
+        yield url
+
+
+def page_with(browser, server, photo: Path, width: int = 390, height: int = 844):
+    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto(server)
+    page.evaluate("""() => { window.__counts = [];
+        document.addEventListener('cribcount:count', (e) => window.__counts.push(e.detail)); }""")
+    page.set_input_files("#photo", str(photo))
+    return page
+
+
+def tap_card(page, name: str) -> None:
+    """One tap on the card pad (the 52 cards) below the chips."""
+    page.locator("#count-pad").get_by_role("button", name=name, exact=True).tap()
+
+
+def in_view(page, selector: str) -> bool:
+    """The element lies wholly inside the viewport, above the docked camera bar, with no scrolling."""
+    return page.evaluate("""(sel) => {
+        const box = document.querySelector(sel).getBoundingClientRect();
+        const dock = document.querySelector('.dock').getBoundingClientRect();
+        return window.scrollY === 0 && box.height > 0 && box.top >= 0 && box.bottom <= dock.top
+            && box.right <= window.innerWidth; }""", selector)
+
+
+@pytest.mark.parametrize("name, seen", [("none", "no cards seen"), ("two", "2 cards seen (5H 5D)")])
+def test_no_card_or_two_seen_the_show_is_tapped_in_from_the_card_pad(browser, server, photos, name, seen):
+    page = page_with(browser, server, photos / f"{name}.jpg")
+    expect(page.locator("#status")).to_contain_text(seen)
+    expect(page.locator("#count-pad")).to_be_visible()
+    have = set(page.locator(".chip").evaluate_all("cs => cs.map(c => c.dataset.card)"))
+    for card, spoken in (("5H", "5 of hearts"), ("5D", "5 of diamonds"), ("5S", "5 of spades"),
+                         ("JC", "jack of clubs"), ("5C", "5 of clubs")):
+        if card not in have:
+            tap_card(page, spoken)
+    expect(page.locator("#total")).to_have_text("29")
+    expect(page.locator(".chip.starter")).to_have_attribute("data-card", "5C")
+    expect(page.locator("#count-pad")).to_be_hidden()
+    page.context.close()
+
+
+def test_three_seen_the_two_missing_cards_are_two_taps_the_starter_last(browser, server, photos):
+    page = page_with(browser, server, photos / "three.jpg")
+    expect(page.locator("#status")).to_contain_text("3 cards seen (5H 5D 5S)")
+    expect(page.locator(".chip.missing")).to_have_count(2)
+    expect(page.locator("#pad-hint")).to_have_text("Tap the 2 missing cards, the starter last.")
+    # A card already on the table cannot be tapped in again.
+    expect(page.locator("#count-pad").get_by_role("button", name="5 of hearts")).to_be_disabled()
+    tap_card(page, "jack of clubs")
+    tap_card(page, "5 of clubs")
+    expect(page.locator("#total")).to_have_text("29")
+    expect(page.locator(".chip.starter")).to_have_attribute("data-card", "5C")
+    page.context.close()
+
+
+def test_four_seen_the_starter_is_one_tap(browser, server, photos):
+    page = page_with(browser, server, photos / "four.jpg")
+    expect(page.locator("#status")).to_contain_text("4 cards seen (8H 7C 7D 6S)")
+    expect(page.locator(".chip.missing")).to_have_count(1)
+    tap_card(page, "ace of spades")
+    expect(page.locator("#total")).to_have_text("16")
+    expect(page.locator("#status")).to_have_text("")
+    page.context.close()
+
+
+def test_five_seen_are_counted_and_the_count_is_told_to_the_board(browser, server, photos):
+    page = page_with(browser, server, photos / "five.jpg")
+    expect(page.locator("#total")).to_have_text("29")
+    expect(page.locator("#count-pad")).to_be_hidden()
+    counts = page.evaluate("window.__counts")
+    assert len(counts) == 1
+    told = counts[0]
+    assert (told["total"], told["crib"], told["hisHeels"], told["starter"]) == (29, False, 0, "5C")
+    assert sorted(told["cards"]) == ["5D", "5H", "5S", "JC"]
+    assert len(told["items"]) == 15
+    page.context.close()
+
+
+def test_more_than_five_seen_the_hand_then_the_starter_are_chosen_among_them(browser, server, photos):
+    page = page_with(browser, server, photos / "eight.jpg")
+    expect(page.locator("#status")).to_contain_text("8 cards seen")
+    expect(page.locator(".chip")).to_have_count(8)
+    expect(page.locator("#choose-note")).to_contain_text("tap the 4 cards of the show (0 of 4)")
+    for card in ("5H", "5D", "9D"):
+        page.locator(f'.chip[data-card="{card}"]').tap()
+    page.locator('.chip[data-card="9D"]').tap()  # a second tap takes a card back
+    page.locator('.chip[data-card="JC"]').tap()
+    page.locator('.chip[data-card="5S"]').tap()
+    expect(page.locator("#choose-note")).to_contain_text("now tap the starter")
+    page.locator('.chip[data-card="5C"]').tap()
+    expect(page.locator("#total")).to_have_text("29")
+    expect(page.locator(".chip")).to_have_count(5)
+    expect(page.locator(".chip.starter")).to_have_attribute("data-card", "5C")
+    # Chosen wrong: choose again among the eight.
+    page.get_by_role("button", name="Choose the show among the 8 cards").tap()
+    expect(page.locator(".chip")).to_have_count(8)
+    page.context.close()
+
+
+def test_a_misread_card_is_fixed_in_two_taps(browser, server, photos):
+    page = page_with(browser, server, photos / "five.jpg")
+    expect(page.locator("#total")).to_have_text("29")
+    page.get_by_role("button", name=re.compile(r"^jack of clubs, 9\d% sure")).tap()
+    expect(page.locator("#picker")).to_be_visible()
+    page.locator("#picker").get_by_role("button", name="queen of hearts", exact=True).tap()
+    expect(page.locator("#total")).to_have_text("28")
+    expect(page.locator('.chip[data-card="QH"]')).to_have_count(1)
+    expect(page.locator("#picker")).to_be_hidden()
+    page.context.close()
+
+
+def test_a_refused_file_leaves_no_preview(browser, server, photos):
+    page = page_with(browser, server, photos / "five.jpg")
+    expect(page.locator("#total")).to_have_text("29")
+    page.set_input_files("#photo", str(photos / "notes.txt"))
+    expect(page.locator("#status")).to_have_class(re.compile("error"))
+    expect(page.locator("#photo-view")).to_be_hidden()
+    expect(page.locator("#no-preview")).to_be_hidden()
+    expect(page.locator("#result")).to_be_hidden()
+    expect(page.locator("#empty-hint")).to_be_visible()
+    page.context.close()
+
+
+@pytest.mark.parametrize("width, height", [(390, 844), (844, 390)])
+def test_the_total_and_the_error_are_in_view_without_scrolling(browser, server, photos, width, height):
+    page = page_with(browser, server, photos / "tall.jpg", width, height)
+    expect(page.locator("#status")).to_contain_text("8 cards seen")
+    assert in_view(page, "#status")
+    page.set_input_files("#photo", str(photos / "five.jpg"))
+    expect(page.locator("#total")).to_have_text("29")
+    assert in_view(page, "#total")
+    page.context.close()
+
+
+def test_nothing_is_wider_than_a_320_px_screen(browser, server, photos):
+    page = page_with(browser, server, photos / "wide.jpg", 320, 568)
+    expect(page.locator("#total")).to_have_text("16")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    page.get_by_role("button", name=re.compile(r"^queen of spades")).tap()
+    expect(page.locator("#picker")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    page.context.close()
