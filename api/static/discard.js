@@ -3,7 +3,7 @@
 // /api/discard; every change after it (a card tapped in or out, the seat, the players) -> the same
 // route with JSON cards. The photo stays in memory.
 
-import { RANKS, SUIT_NAMES, SUITS, face, isRed, isRedSuit, percent } from "./cards.js";
+import { RANKS, SUIT_NAMES, SUITS, face, isRed, isRedSuit, percent, spoken } from "./cards.js";
 import { $, cardFace, make, makeSvg, say } from "./dom.js";
 import { postForm, postJson } from "./net.js";
 
@@ -85,9 +85,16 @@ function changed() {
   deal.advice = null;
   $("advice").hidden = true;
   drawBoxes();
+  status(toDeal(), deal.cards.length > wanted() ? "error" : "");
+}
+
+// What the deal still needs. Cards over the number are never dropped for the player: which one
+// goes is theirs to say.
+function toDeal() {
   const more = wanted() - deal.cards.length;
-  status(`Add ${more} more card${more === 1 ? "" : "s"} (${players()} players are dealt ${wanted()}), ` +
-    "or take some out.");
+  const dealt = `${players()} players are dealt ${wanted()}`;
+  if (more < 0) return `${dealt}: tap ${-more === 1 ? "the card" : `the ${-more} cards`} to take out.`;
+  return `Add ${more} more card${more === 1 ? "" : "s"} (${dealt}), or take some out.`;
 }
 
 // --- the advice ------------------------------------------------------------------------------
@@ -138,7 +145,7 @@ async function readPhoto(file) {
   const seen = (read.cards || []).filter((c) => c.card);
   deal.image = read.image || null;
   deal.boxes = Object.fromEntries(seen.map((c) => [c.card, c.xyxy]));
-  deal.cards = seen.map((c) => c.card).slice(0, wanted());
+  deal.cards = seen.map((c) => c.card);
   drawDealt();
   if (failure) {
     deal.advice = null;
@@ -171,7 +178,16 @@ function choiceButton(c, i) {
   const hand = `hand ${c.hand.mean.toFixed(1)} (${c.hand.minimum}–${c.hand.maximum})`;
   const figures = make("span", "figures", `${hand} · crib ${c.crib.toFixed(1)} · net ${c.net.toFixed(1)}`);
   b.append(throwRow, keepRow, figures);
-  if (i < 3) b.append(make("span", "why", c.reason));
+  const like = twin(deal.advice.choices, i);
+  if (like) {
+    b.append(make("span", "why", `As throwing ${like.throw.map(face).join(" ")}, to a tenth of a point: ` +
+      "only the suit differs."));
+  } else if (i < 3) {
+    b.append(make("span", "why", c.reason));
+  }
+  // Spoken in full: "5♠" and "5♥" must not both be read as "throw 5".
+  b.setAttribute("aria-label", `Throw ${c.throw.map(spoken).join(" and ")}; keep ` +
+    `${c.keep.map(spoken).join(", ")}; net ${c.net.toFixed(1)}`);
   b.addEventListener("click", () => {
     deal.chosen = i;
     for (const [k, x] of [...$("advice-list").querySelectorAll("button.choice")].entries()) {
@@ -180,6 +196,15 @@ function choiceButton(c, i) {
     drawBoxes();
   });
   return b;
+}
+
+// The figures a choice shows, as shown.
+const shown = (c) => [c.reason, c.hand.mean.toFixed(1), c.hand.minimum, c.hand.maximum, c.crib.toFixed(1),
+  c.net.toFixed(1)].join("|");
+
+// An earlier choice that reads the same in every figure shown (5S or 5H thrown): a suit apart.
+function twin(choices, i) {
+  return choices.slice(0, i).find((d) => shown(d) === shown(choices[i]));
 }
 
 function drawAdvice() {
@@ -193,6 +218,20 @@ function drawAdvice() {
   $("advice").hidden = false;
 }
 
+// A label's top-left on the photo, clear of those placed already: above its box, stacked higher
+// while it would cover another (fanned cards lie close), or below the box at the photo's top edge.
+function labelSpot(placed, [x0, y0, , y1], width, fontPx, text) {
+  const w = fontPx * 0.62 * text.length;
+  const h = fontPx * 1.15;
+  const x = Math.max(0, Math.min(x0, width - w));
+  const clear = (y) => !placed.some(([a, b, c, d]) => x < c && x + w > a && y < d && y + h > b);
+  let y = y0 - 8 - h;
+  while (y >= 0 && !clear(y)) y -= h;
+  if (y < 0) for (y = y1 + 8; !clear(y); y += h);
+  placed.push([x, y, x + w, y + h]);
+  return { x, y: y + fontPx };  // SVG text is placed by its baseline
+}
+
 // The photo's boxes: the chosen choice's throw in orange and labelled, the kept cards in green.
 function drawBoxes() {
   const svg = $("deal-boxes");
@@ -200,15 +239,18 @@ function drawBoxes() {
   if (!deal.image) return;
   svg.setAttribute("viewBox", `0 0 ${deal.image.width} ${deal.image.height}`);
   const thrown = deal.advice ? deal.advice.choices[deal.chosen].throw : [];
+  const fontPx = Math.max(deal.image.width / 28, 14);
+  const placed = [];
   for (const [card, [x0, y0, x1, y1]] of Object.entries(deal.boxes)) {
     if (!deal.cards.includes(card)) continue;
     const rect = makeSvg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0,
       class: thrown.includes(card) ? "throw" : "keep", "data-card": card });
     svg.append(rect);
     if (thrown.includes(card)) {
-      const label = makeSvg("text",
-        { x: x0, y: Math.max(y0 - 8, 24), "font-size": Math.max(deal.image.width / 28, 14) });
-      label.textContent = "throw " + face(card);
+      const text = "throw " + face(card);
+      const label = makeSvg("text", { ...labelSpot(placed, [x0, y0, x1, y1], deal.image.width, fontPx, text),
+        "font-size": fontPx, "data-card": card });
+      label.textContent = text;
       svg.append(label);
     }
   }
@@ -225,8 +267,5 @@ export function startDiscard() {
   for (const input of document.querySelectorAll('input[name="deal-seat"]')) {
     input.addEventListener("change", () => { if (deal.cards.length === wanted()) advise(); });
   }
-  $("deal-players").addEventListener("change", () => {
-    deal.cards = deal.cards.slice(0, wanted());
-    changed();
-  });
+  $("deal-players").addEventListener("change", changed);
 }
