@@ -7,7 +7,7 @@ and left off) is in the experiment log, ``docs/experiments/README.md``.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from vision.decode import DECODE_LONG_SIDE
@@ -92,3 +92,12 @@ class RecognizerConfig:
     """Boxes read as different cards are one place when they nest and share this much of the smaller."""
     show_fill_floor: float = 0.65
     """Reading a show, a card short of the line makes up the number when it reads at least this."""
+
+
+def for_the_table(config: RecognizerConfig) -> RecognizerConfig:
+    """``config`` for a whole-table photo (13-21 cards at the show, :mod:`vision.table_read`): a 12 MP
+    photo decoded at half its size, not a quarter, and shown to the detector at 1024 px, not 608, so
+    that its smaller indices are found and read; one whose indices are still small is read again at
+    full size (``fine_long_side``). A one-hand photo is read as ever: these settings are used only
+    where the player said the photo holds the table (docs/experiments/51-whole-table.md)."""
+    return replace(config, min_long_side=2000, fine_long_side=4000, large_photo_detector_size=1024)

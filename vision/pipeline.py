@@ -15,6 +15,7 @@ a photo still in doubt gets second looks (:mod:`vision.second_look`).
 
 from __future__ import annotations
 
+from copy import copy
 from dataclasses import replace
 from functools import lru_cache
 from os import PathLike
@@ -54,6 +55,13 @@ class Recognizer:
         self.det_size = int(sidecar(models_dir / "detector.onnx")["imgsz"])
         self.classifiers, self.class_cards = load_classifiers(models_dir)
         self.none_classes = [i for i, c in enumerate(self.class_cards) if c is None]
+
+    def configured(self, config: RecognizerConfig) -> Recognizer:
+        """This recognizer's models (loaded once, shared) read with other settings, such as
+        :func:`vision.config.for_the_table`'s."""
+        other = copy(self)
+        other.config = config
+        return other
 
     def recognize(self, image: str | PathLike | bytes | np.ndarray,
                   expected: Expected | None = None) -> Detections:
