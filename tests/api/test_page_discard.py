@@ -139,6 +139,18 @@ def test_a_real_photo_of_six_cards_read_by_the_models(browser, tmp_path):
         page.context.close()
 
 
+SUIT_NAMES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+BBOXES = """ts => ts.map(t => { const b = t.getBBox();
+    return {x: b.x, y: b.y, width: b.width, height: b.height}; })"""
+
+
+def tap_in(page, cards: str) -> None:
+    """Each card tapped in on the Discard pad: its rank, then its suit."""
+    for card in cards.split():
+        page.locator("#deal-ranks button", has_text=card[:-1]).first.tap()
+        page.get_by_role("button", name=SUIT_NAMES[card[-1]]).tap()
+
+
 def boxes_overlap(a: dict, b: dict) -> bool:
     return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] \
         and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
@@ -156,8 +168,7 @@ def test_the_throw_labels_on_the_photo_never_overlap(browser, tmp_path):
         playwright.expect(page.locator("#advice-list li")).to_have_count(15)
         for choice in page.locator("#advice-list button.choice").all()[:6]:
             choice.tap()
-            labels = page.locator("#deal-boxes text").evaluate_all(
-                "ts => ts.map(t => { const b = t.getBBox(); return {x: b.x, y: b.y, width: b.width, height: b.height}; })")
+            labels = page.locator("#deal-boxes text").evaluate_all(BBOXES)
             assert len(labels) == 2 and not boxes_overlap(*labels)
         page.context.close()
 
@@ -167,10 +178,7 @@ def test_from_two_players_to_three_no_card_is_dropped_unsaid(browser):
     with live_server(create_app(recognizer=FakeRecognizer())) as url:
         page = phone(browser)
         page.goto(url + "#discard")
-        for rank, suit in (("2", "hearts"), ("3", "diamonds"), ("4", "clubs"), ("5", "spades"), ("5", "hearts"),
-                           ("J", "diamonds")):
-            page.locator("#deal-ranks button", has_text=rank).first.tap()
-            page.get_by_role("button", name=suit).tap()
+        tap_in(page, DEAL)
         expect(page.locator("#advice-list li")).to_have_count(15)
         page.locator("#deal-players").select_option("3")
         expect(page.locator("#deal-cards li")).to_have_count(6)
@@ -187,14 +195,13 @@ def test_three_player_choices_alike_but_for_a_suit_are_told_apart(browser):
         page = phone(browser)
         page.goto(url + "#discard")
         page.locator("#deal-players").select_option("3")
-        for rank, suit in (("2", "hearts"), ("3", "diamonds"), ("5", "clubs"), ("5", "spades"), ("5", "hearts")):
-            page.locator("#deal-ranks button", has_text=rank).first.tap()
-            page.get_by_role("button", name=suit).tap()
+        tap_in(page, "2H 3D 5C 5S 5H")
         expect(page.locator("#advice-list li")).to_have_count(5)
         names = page.locator("#advice-list button.choice").evaluate_all(
             "bs => bs.map(b => b.getAttribute('aria-label'))")
         fives = [n for n in names if n.startswith("Throw 5 of")]
-        assert sorted(n.split(";")[0] for n in fives) == ["Throw 5 of clubs", "Throw 5 of hearts", "Throw 5 of spades"]
+        thrown = sorted(n.split(";")[0] for n in fives)
+        assert thrown == ["Throw 5 of clubs", "Throw 5 of hearts", "Throw 5 of spades"]
         # 5C thrown reads as 5S thrown in every figure shown: the line says so instead of repeating it.
         twin = page.locator("#advice-list li").filter(has_text="As throwing 5♠, to a tenth of a point")
         expect(twin).to_have_count(1)
