@@ -41,13 +41,13 @@ def free_port() -> int:
 
 @pytest.fixture
 def served(monkeypatch):
-    """uvicorn's run recorded, not started: what `serve` would listen on."""
-    import uvicorn
+    """The server recorded, not started: what `serve` would listen on."""
+    import api.server
 
     ran = {}
     for name in ("CRIBCOUNT_MODELS", "CRIBCOUNT_SERVER_PROCESSES"):  # restored after the test
         monkeypatch.setenv(name, "")
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **_: ran.update(host=host, port=port))
+    monkeypatch.setattr(api.server, "serve", lambda app, host, port, *_: ran.update(host=host, port=port))
     return ran
 
 
