@@ -38,23 +38,25 @@ import numpy as np
 import uvicorn
 
 ROOT = Path(__file__).resolve().parent.parent
+# Run as a file too (python benchmarks/api.py): the root goes first, so `api` is the package, not this
+# file, and the project's imports must follow it.
 sys.path.insert(0, str(ROOT))
 
-from api.main import create_app
-from api.settings import Settings
-from benchmarks.loadgen import health_under_uploads, run_level, serve
-from benchmarks.vision import make_12mp_jpeg, percentile
-from vision.config import MODELS_DIR
-from vision.decode import decode_photo
-from vision.pipeline import Recognizer
-from vision.roles import show_in_view
+from api.main import create_app  # noqa: E402
+from api.settings import Settings  # noqa: E402
+from benchmarks.loadgen import health_under_uploads, run_level, serve  # noqa: E402
+from benchmarks.vision import make_12mp_jpeg, percentile  # noqa: E402
+from vision.config import MODELS_DIR  # noqa: E402
+from vision.decode import decode_photo  # noqa: E402
+from vision.pipeline import Recognizer  # noqa: E402
+from vision.roles import show_in_view  # noqa: E402
 
 
 def drawn_12mp_jpeg(out: Path) -> Path:
     """A 4000x3000 table photo: four cards in a row and a starter above, with noise like a phone's."""
     img = np.empty((3000, 4000, 3), np.uint8)
     img[:] = (40, 110, 30)
-    for k, (cx, cy) in enumerate([(800 + 700 * i, 2000) for i in range(4)] + [(1850, 900)]):
+    for cx, cy in [(800 + 700 * i, 2000) for i in range(4)] + [(1850, 900)]:
         x0, y0 = cx - 250, cy - 350
         cv2.rectangle(img, (x0, y0), (x0 + 500, y0 + 700), (250, 250, 250), cv2.FILLED)
         for x, y in ((x0 + 20, y0 + 90), (x0 + 400, y0 + 680)):
@@ -79,8 +81,10 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--photo", type=Path, help="a 12 MP photo (default: made from sample_images/, or drawn)")
     p.add_argument("--runs", type=int, default=30, help="timed requests (after 3 warm-up requests)")
-    p.add_argument("--models", type=Path, default=MODELS_DIR, help="folder with detector.onnx and classifier.onnx")
-    p.add_argument("--load", action="store_true", help="the load test: clients at once, photos/s, p99, memory")
+    p.add_argument("--models", type=Path, default=MODELS_DIR,
+                   help="folder with detector.onnx and classifier.onnx")
+    p.add_argument("--load", action="store_true",
+                   help="the load test: clients at once, photos/s, p99, memory")
     p.add_argument("--clients", default="1,4,8,16", help="load levels, clients at once (default 1,4,8,16)")
     p.add_argument("--seconds", type=float, default=15.0, help="seconds per load level (default 15)")
     p.add_argument("--workers", type=int, default=1, help="server processes for the load test (default 1)")
@@ -140,10 +144,11 @@ def main(argv: list[str] | None = None) -> int:
                 res = client.post("/api/count", files=files)
                 request_ms.append((time.perf_counter() - t) * 1000)
                 statuses.add(res.status_code)
-            name = "POST /api/count (end to end)" if recognizer is not None else "POST /api/count (upload, 503)"
+            name = ("POST /api/count (end to end)" if recognizer is not None
+                    else "POST /api/count (upload, 503)")
             print(_summary(name, request_ms))
-            print(f"answers: HTTP {sorted(statuses)}; last: "
-                  + (f"total {res.json()['show']['total']}" if res.status_code == 200 else res.json()["detail"]))
+            last = f"total {res.json()['show']['total']}" if res.status_code == 200 else res.json()["detail"]
+            print(f"answers: HTTP {sorted(statuses)}; last: {last}")
     finally:
         server.should_exit = True
         thread.join(timeout=10)
@@ -163,7 +168,8 @@ def load_test(a: argparse.Namespace, name: str, data: bytes) -> int:
               f"{'503':>5} {'other':>5} {'health p99 ms':>13} {'peak MB':>7}")
         for clients in (int(c) for c in a.clients.split(",")):
             r = run_level(server, data, clients, a.seconds, max_requests=60 * clients)
-            print(f"{clients:>7} {r.photos_per_s:>8.1f} {r.ok(0.5):>7.0f} {r.ok(0.9):>7.0f} {r.ok(0.99):>7.0f} "
+            print(f"{clients:>7} {r.photos_per_s:>8.1f} "
+                  f"{r.ok(0.5):>7.0f} {r.ok(0.9):>7.0f} {r.ok(0.99):>7.0f} "
                   f"{len(r.ok_ms):>8} {r.busy:>5} {r.other:>5} {r.health(0.99):>13.1f} {r.peak_mb:>7.0f}")
         h = health_under_uploads(server, data, uploads=60)
         print(f"60 uploads at once: answers {h.statuses}; /api/health while in flight: "

@@ -77,12 +77,12 @@ def serve(models: Path, workers: int = 1, env: dict[str, str] | None = None, rea
     argv = [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
             "--models", str(models), "--workers", str(workers)]
     if factory:
-        argv = [sys.executable, "-m", "uvicorn", "--factory", factory, "--host", "127.0.0.1", "--port", str(port),
-                "--log-level", "warning"]
+        argv = [sys.executable, "-m", "uvicorn", "--factory", factory,
+                "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     child_env = {k: v for k, v in os.environ.items() if not k.startswith("CRIBCOUNT_")} | (env or {})
     t = time.perf_counter()
-    process = subprocess.Popen(argv, cwd=ROOT, env=child_env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               start_new_session=True)
+    process = subprocess.Popen(argv, cwd=ROOT, env=child_env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, start_new_session=True)
     server = Server(process, f"http://127.0.0.1:{port}")
     try:
         while True:
@@ -218,7 +218,8 @@ def run_level(server: Server, photo: bytes, clients: int, seconds: float, max_re
                 else:
                     level.other += 1
             if res.status_code == 503:  # a polite client: back after Retry-After, as told
-                time.sleep(max(0.0, min(float(res.headers.get("retry-after", 1)), stop_at - time.monotonic())))
+                retry_after_s = float(res.headers.get("retry-after", 1))
+                time.sleep(max(0.0, min(retry_after_s, stop_at - time.monotonic())))
 
     prober = HealthProbe(server.base)
     threads = [threading.Thread(target=client) for _ in range(clients)]
@@ -270,5 +271,6 @@ def health_under_uploads(server: Server, photo: bytes, uploads: int = 60) -> Hea
         th.join()
     shared.close()
     health = prober.stop()
-    return HealthUnderUploads(dict(sorted(statuses.items())), _percentile(health, 0.5), _percentile(health, 0.99),
-                              max(health, default=float("nan")), len(health), server.peak_mb)
+    return HealthUnderUploads(dict(sorted(statuses.items())), _percentile(health, 0.5),
+                              _percentile(health, 0.99), max(health, default=float("nan")), len(health),
+                              server.peak_mb)

@@ -11,9 +11,11 @@ from __future__ import annotations
 import io
 import struct
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from support import FakeRecognizer
 
 
 def small_jpeg(w: int = 48, h: int = 32, *, progressive: bool = False) -> bytes:
@@ -113,11 +115,6 @@ HOSTILE: dict[str, tuple[Callable[[], bytes], int, str]] = {
 
 
 # -- recognizers that misbehave inside a photo worker (pickled to it: module-level classes) -------
-
-from dataclasses import dataclass
-
-from support import FakeRecognizer
-
 
 @dataclass
 class SlowRecognizer(FakeRecognizer):

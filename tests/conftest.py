@@ -12,7 +12,8 @@ from eval_support import _photo
 def csv_set(tmp_path: Path) -> Path:
     for name in ("a.jpg", "b.jpg", "c.jpg"):
         _photo(tmp_path / "images" / name)
-    (tmp_path / "cards.csv").write_text("file,cards\na.jpg,5H 5D 5S JC\nb.jpg,AS 2S 3S 4S\nc.jpg,9H 10H JH QH KH\n")
+    (tmp_path / "cards.csv").write_text(
+        "file,cards\na.jpg,5H 5D 5S JC\nb.jpg,AS 2S 3S 4S\nc.jpg,9H 10H JH QH KH\n")
     return tmp_path
 
 

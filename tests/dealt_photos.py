@@ -1,4 +1,5 @@
-"""Photos of dealt cards for the discard tests: drawn ones for the recognizer double, real ones for the models.
+"""Photos of dealt cards for the discard tests: drawn ones for the recognizer double, real ones for
+the models.
 
 The real photos are read at run time from ``../shared/photos/poker-cards-4`` (labelled, validation
 only; never copied into the repository). None of them shows six cards, so :func:`real_six_cards`
@@ -51,12 +52,14 @@ def real_five_cards() -> Path:
 
 
 def real_six_cards(out: Path) -> Path:
-    """The five hearts' photo with the donor photo's ace of spades laid in its empty lower right; written to ``out``."""
+    """The five hearts' photo with the donor photo's ace of spades laid in its empty lower right;
+    written to ``out``."""
     photo = cv2.imread(str(real_five_cards()))
     donor_path = _photo_of(DONOR)
     donor = cv2.imread(str(donor_path))
     labels = REAL_SET / "labels" / (donor_path.stem + ".txt")
-    boxes = sorted((list(map(float, line.split()))[1:] for line in labels.read_text().splitlines()), key=lambda b: b[0])
+    boxes = sorted((list(map(float, line.split()))[1:] for line in labels.read_text().splitlines()),
+                   key=lambda b: b[0])
     cx, cy, w, h = boxes[0]
     dh, dw = donor.shape[:2]
     crop = donor[int((cy - h / 2) * dh):int((cy + h / 2) * dh), int((cx - w / 2) * dw):int((cx + w / 2) * dw)]

@@ -46,7 +46,7 @@ def draw_table(cards: str, centers: Sequence[tuple[float, float]], *, size: tupl
     img = np.clip(img.astype(np.int16) + rng.integers(-12, 12, img.shape), 0, 255).astype(np.uint8)
     parsed = parse_cards(cards)
     all_indices, boxes = [], []
-    for k, (card, (cx, cy)) in enumerate(zip(parsed, centers)):
+    for k, (card, (cx, cy)) in enumerate(zip(parsed, centers, strict=True)):
         cw, ch = card_px[::-1] if k in turned else card_px
         x0, y0 = int(cx - cw / 2), int(cy - ch / 2)
         cv2.rectangle(img, (x0, y0), (x0 + cw, y0 + ch), (250, 250, 250), cv2.FILLED)
@@ -139,7 +139,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(app) -> Iterator[str]:  # noqa: ANN001 - a FastAPI app
+def live_server(app) -> Iterator[str]:  # app: a FastAPI app
     """Run ``app`` under uvicorn in a thread; yields its base URL."""
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -186,7 +186,7 @@ def chromium() -> Iterator:
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
 SAMPLES_CSV = ROOT / "sample_images" / "cards.csv"
-MODELS_READY = (ROOT / "models" / "detector.onnx").is_file() and (ROOT / "models" / "classifier.onnx").is_file()
+MODELS_READY = all((ROOT / "models" / name).is_file() for name in ("detector.onnx", "classifier.onnx"))
 
 
 @dataclass(frozen=True)
