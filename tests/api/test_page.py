@@ -257,4 +257,11 @@ def test_a_sample_photo_with_the_real_models(browser):
         playwright.expect(page.locator("#total")).to_have_text(str(sample.total), timeout=30_000)
         OUT.mkdir(exist_ok=True)
         page.screenshot(path=str(OUT / "page-real-390x844.png"))
+        # The Count view at a small phone, a phone upright and sideways, and a laptop (docs/count-*.png
+        # are copies of one run).
+        for width, height in ((320, 568), (390, 844), (844, 390), (1280, 800)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate("window.scrollTo(0, 0)")
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            page.screenshot(path=str(OUT / f"count-{width}x{height}.png"))
         page.context.close()
