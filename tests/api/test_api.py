@@ -310,14 +310,13 @@ def test_spread_photo_helper_lays_cards_left_to_right():
 
 
 def test_serve_runs_the_app_on_the_host_and_port_given(monkeypatch, tmp_path):
-    import uvicorn
-
+    import api.server
     from api.cli import main
 
     ran = {}
     for name in ("CRIBCOUNT_MODELS", "CRIBCOUNT_SERVER_PROCESSES"):  # restored after the test
         monkeypatch.setenv(name, "")
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, workers, **_: ran.update(
+    monkeypatch.setattr(api.server, "serve", lambda app, host, port, workers, settings: ran.update(
         app=app, host=host, port=port, workers=workers))
     assert main(["serve", "--host", "0.0.0.0", "--port", "8123", "--models", str(tmp_path)]) == 0
     assert ran == {"app": "api.main:create_app", "host": "0.0.0.0", "port": 8123, "workers": 1}
