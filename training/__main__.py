@@ -14,6 +14,7 @@ COMMANDS = {
     "synth": ("training.synth.cli", "render labelled synthetic photos of cribbage hands"),
     "recipe": ("training.recipe", "make a shipped model from nothing: detector, classifier, ..."),
     "eval": ("training.eval.cli", "measure the recognizer: settings, other models, photos made over"),
+    "table-eval": ("training.eval.table_eval", "whole-table photos: groups and cards right per layout"),
     "sweep": ("training.eval.sweep", "recognizer settings side by side, paired by photo"),
     "train-classifier": ("training.train.classifier", "fit a classifier (Ultralytics, torch)"),
     "train-detector": ("training.train.detector", "fit the index detector (Ultralytics, torch)"),

@@ -1,0 +1,173 @@
+"""`python -m training table-eval`: whole-table photos read, groups and cards measured per layout.
+
+Two sources, each with its truth: renders of whole-table shows (:mod:`training.synth.table_scene`,
+held-out decks; 2-4 players, rows, fans, piles and mixed, the starter on the pack or apart, boards
+and coins) and composites tiled from real photos of single hands
+(:mod:`training.eval.table_composite`). Each photo is read as the product reads it
+(:func:`vision.table_read.table_reader`'s settings) and judged: cards right (every card read, none extra),
+groups right (each group holds the same cards as the truth's, matched by box, and the starter is
+the starter) and counts right (every group whose cards and group are right counts as the truth
+does). Per layout: photos, groups right, cards right, both, seconds per photo.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.show import score_show
+from training.eval.table_composite import compose
+from training.synth.table_scene import STARTER_PLACES, TABLE_STYLES, TablePlan, TableTruth, render_table
+from vision.decode import decode_photo
+from vision.detections import Detections, Expected
+from vision.pipeline import Recognizer
+from vision.table import TableLayoutError, find_groups
+from vision.table_read import table_cards, table_reader
+
+DEFAULT_REAL = Path(__file__).resolve().parents[2].parent / "shared" / "photos" / "poker-cards-4"
+
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """One whole-table photo judged."""
+
+    layout: str
+    cards_right: bool
+    groups_right: bool
+    counts_right: bool
+    seconds: float
+    note: str = ""
+
+
+def _iou(a: Box, b: np.ndarray) -> float:
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+    return w * h / union if union > 0 else 0.0
+
+
+def _truth_of_rows(detections: Detections, boxes: list[tuple[str, Box]]) -> list[str | None]:
+    """The true card under each detection: the labelled box it overlaps most (None: none)."""
+    out: list[str | None] = []
+    for xyxy in detections.xyxy:
+        best = max(boxes, key=lambda cb: _iou(cb[1], xyxy), default=None)
+        out.append(best[0] if best is not None and _iou(best[1], xyxy) > 0.1 else None)
+    return out
+
+
+def judge(detections: Detections, players: int, truth: TableTruth, boxes: list[tuple[str, Box]],
+          layout_name: str, seconds: float) -> TableResult:
+    """Cards, groups and counts of one read photo against its truth."""
+    read = Counter(str(c) for c in detections.cards)
+    true_cards = Counter([str(c) for g in truth.groups for c in g] + [str(truth.starter)])
+    cards_right = read == true_cards
+    try:
+        layout = find_groups(detections, players=players)
+    except TableLayoutError as exc:
+        return TableResult(layout_name, cards_right, False, False, seconds, str(exc))
+    under = _truth_of_rows(detections, boxes)
+    found = {frozenset(under[r] for r in g.rows) for g in layout.groups}
+    wanted = {frozenset(str(c) for c in g) for g in truth.groups}
+    starter_right = layout.starter is not None and under[layout.starter] == str(truth.starter)
+    groups_right = found == wanted and starter_right
+    counts = []
+    for g in layout.groups:
+        cards = [detections.cards[r] for r in g.rows]
+        truly = [under[r] for r in g.rows]
+        if starter_right and [str(c) for c in cards] == truly and frozenset(truly) in wanted:
+            counts.append(score_show(cards, detections.cards[layout.starter]).total
+                          == score_show(truly, str(truth.starter)).total)
+    return TableResult(layout_name, cards_right, groups_right, all(counts), seconds)
+
+
+def read_render(number: int, plan: TablePlan, seed: int, reader: Recognizer) -> TableResult:
+    """Render one table for ``plan``, read it as the product does, judge it."""
+    r = render_table(seed, number, plan)
+    boxes = [(c["card"], tuple(c["box_xyxy"])) for c in r.label["cards"]]
+    start = time.perf_counter()
+    photo = decode_photo(r.jpeg, min_long_side=reader.config.min_long_side)
+    reading = reader.recognize_photo(photo, _expected(plan.players))
+    return judge(reading, plan.players, r.truth, boxes, f"render {plan.players}p-{plan.style}",
+                 time.perf_counter() - start)
+
+
+def read_composite(number: int, players: int, seed: int, folder: Path, reader: Recognizer) -> TableResult:
+    """Tile one composite of ``players`` from ``folder``, read it, judge it."""
+    c = compose(folder, players, np.random.default_rng([seed, players, number]))
+    _, data = cv2.imencode(".jpg", c.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    start = time.perf_counter()
+    photo = decode_photo(data.tobytes(), min_long_side=reader.config.min_long_side)
+    reading = reader.recognize_photo(photo, _expected(players))
+    boxes = [(str(card), box) for card, box in c.boxes]
+    return judge(reading, players, c.truth, boxes, f"composite {players}p", time.perf_counter() - start)
+
+
+def _expected(players: int) -> Expected:
+    return Expected(table_cards(players))
+
+
+def summary(results: list[TableResult]) -> dict[str, dict[str, float]]:
+    """Per layout (and over all): photos, the share with groups right, cards right, both, and
+    counts right where cards and groups are; mean and longest seconds per photo."""
+    by: dict[str, list[TableResult]] = defaultdict(list)
+    for r in results:
+        by[r.layout].append(r)
+        by["all " + r.layout.split()[0] + "s"].append(r)
+    return {name: {"photos": len(rs), "groups_right": _share(r.groups_right for r in rs),
+                   "cards_right": _share(r.cards_right for r in rs),
+                   "both_right": _share(r.groups_right and r.cards_right for r in rs),
+                   "counts_right": _share(r.counts_right for r in rs if r.groups_right and r.cards_right),
+                   "mean_s": float(np.mean([r.seconds for r in rs])),
+                   "max_s": float(np.max([r.seconds for r in rs]))}
+            for name, rs in sorted(by.items())}
+
+
+def _share(flags) -> float:
+    flags = list(flags)
+    return sum(flags) / len(flags) if flags else float("nan")
+
+
+def print_summary(table: dict[str, dict[str, float]]) -> None:
+    heads = ("photos", "groups", "cards", "both", "counts", "mean s", "max s")
+    print(f"{'layout':<22} " + " ".join(f"{h:>7}" for h in heads))
+    for name, row in table.items():
+        shares = (row["groups_right"], row["cards_right"], row["both_right"], row["counts_right"])
+        print(f"{name:<22} {row['photos']:>7} " + " ".join(f"{v:>7.1%}" for v in shares)
+              + f" {row['mean_s']:>7.2f} {row['max_s']:>7.2f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m training table-eval", description=__doc__.splitlines()[0])
+    p.add_argument("--renders", type=int, default=4, metavar="N",
+                   help="renders per players and style (2-4 players x row, fan, pile, mixed), default 4")
+    p.add_argument("--composites", type=int, default=10, metavar="N", help="composites per number of players")
+    p.add_argument("--real", type=Path, default=DEFAULT_REAL, help="labelled single-hand photos to tile")
+    p.add_argument("--seed", type=int, default=80)
+    p.add_argument("--json", type=Path, default=None, metavar="OUT.json", help="also write every result")
+    args = p.parse_args(argv)
+    if args.renders < 0 or args.composites < 0:
+        raise ValueError("--renders and --composites are counts, 0 or more")
+    reader = table_reader()
+    results = []
+    for players in (2, 3, 4):
+        for k, style in enumerate(TABLE_STYLES):
+            for n in range(args.renders):
+                plan = TablePlan(players, style, STARTER_PLACES[n % 2])
+                results.append(read_render(1000 * players + 100 * k + n, plan, args.seed, reader))
+        for n in range(args.composites):
+            results.append(read_composite(n, players, args.seed, args.real, reader))
+    table = summary(results)
+    print_summary(table)
+    if args.json:
+        photos = [r.__dict__ for r in results]
+        args.json.write_text(json.dumps({"summary": table, "photos": photos}, indent=1))
+    return 0
