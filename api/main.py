@@ -135,7 +135,8 @@ def _add_limits(app: FastAPI, settings: Settings) -> None:
     # to a temporary file, and photos are never to be written to disk. (Process-wide setting.)
     MultiPartParser.spool_max_size = max(MultiPartParser.spool_max_size, settings.max_body_bytes)
     app.add_middleware(BodyLimit, max_body_bytes=settings.max_body_bytes,
-                       photo_limit=settings.max_photo_bytes, timeout_s=settings.upload_timeout_s)
+                       photo_limit=settings.max_photo_bytes, timeout_s=settings.upload_timeout_s,
+                       pace=settings.upload_pace)
     app.state.admission = Admission(settings.photo_capacity, settings.photo_worker_count,
                                     settings.photo_target_s, settings.retry_after_s)
     app.add_middleware(PhotoGate, admission=app.state.admission, paths=PHOTO_ROUTES,
