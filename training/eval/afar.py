@@ -23,7 +23,8 @@ FRAME = (4000, 3000)
 """(width, height) of the made photo: a 12 MP phone photo."""
 
 
-def from_afar(img: np.ndarray, frac: float, rng: np.random.Generator, frame: tuple[int, int] = FRAME) -> np.ndarray:
+def from_afar(img: np.ndarray, frac: float, rng: np.random.Generator,
+              frame: tuple[int, int] = FRAME) -> np.ndarray:
     """``img`` (BGR uint8) scaled to ``frac`` of the frame's width (less where its height would
     not fit) in the middle of a ``frame`` of its own table colour: the median of its border, with
     a little sensor noise so the table is not flat."""
@@ -33,7 +34,8 @@ def from_afar(img: np.ndarray, frac: float, rng: np.random.Generator, frame: tup
     s = min(frac * fw / w, fh / h)
     small = cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))),
                        interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_CUBIC)
-    canvas = np.clip(table_colour(img) + rng.normal(0.0, 3.0, (fh, fw, 3)).astype(np.float32), 0, 255).astype(np.uint8)
+    noise = rng.normal(0.0, 3.0, (fh, fw, 3)).astype(np.float32)
+    canvas = np.clip(table_colour(img) + noise, 0, 255).astype(np.uint8)
     y, x = (fh - small.shape[0]) // 2, (fw - small.shape[1]) // 2
     canvas[y:y + small.shape[0], x:x + small.shape[1]] = small
     return canvas
@@ -60,6 +62,7 @@ def read_from_afar(recognize: Callable[..., Detections], frac: float) -> Callabl
 
 
 def check_frac(frac: float) -> None:
-    """Raise ``ValueError`` unless ``frac`` is a photo from afar this module makes (the CLI names its flag)."""
+    """Raise ``ValueError`` unless ``frac`` is a photo from afar this module makes (the CLI names its
+    flag)."""
     if not 0 < frac <= 1:
         raise ValueError("give a fraction of the frame's width, 0 < F <= 1, e.g. 0.35")

@@ -29,12 +29,14 @@ def blurred(img: np.ndarray, sigma: float) -> np.ndarray:
 
 
 def blurred_jpeg(path: Path, sigma: float, quality: int = 90) -> bytes:
-    """The photo at ``path`` blurred (:func:`blurred`), as JPEG bytes (:func:`training.eval.light.made_jpeg`)."""
+    """The photo at ``path`` blurred (:func:`blurred`), as JPEG bytes
+    (:func:`training.eval.light.made_jpeg`)."""
     return made_jpeg(path, lambda img, rng: blurred(img, sigma), quality)
 
 
 def read_blurred(recognize: Callable[..., Detections], sigma: float) -> Callable[..., Detections]:
-    """``recognize`` (a path, and optionally what the photo holds) reading each photo blurred by ``sigma`` px."""
+    """``recognize`` (a path, and optionally what the photo holds) reading each photo blurred by
+    ``sigma`` px."""
     check_sigma(sigma)
     return reading_made(recognize, lambda path: blurred_jpeg(path, sigma))
 

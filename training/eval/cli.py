@@ -47,9 +47,11 @@ def _not_with(flag: str) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training eval", description="Per-card and whole-photo accuracy, false cards and confusions on "
-                                   "labelled photo folders (images/ + cards.csv, or synth JSON labels); "
-                                   "rendered scenes also by deck, by layout and by cards in view.")
+    p = argparse.ArgumentParser(
+        prog="python -m training eval",
+        description="Per-card and whole-photo accuracy, false cards and confusions on labelled photo "
+                    "folders (images/ + cards.csv, or synth JSON labels); rendered scenes also by deck, by "
+                    "layout and by cards in view.")
     p.add_argument("folders", nargs="*", help="labelled folders (default: ../shared/photos/poker-cards-4)")
     p.add_argument("--synth", type=_scene_count, default=0, metavar="N",
                    help="also render N scenes of held-out decks and measure on them")
@@ -61,43 +63,46 @@ def build_parser() -> argparse.ArgumentParser:
                         "labels name decks, and over all the sets together when there are several")
     p.add_argument("--second-looks", default=None, metavar="SIZES",
                    help="detector sizes to look again at besides the main one, comma-separated (shipped: "
-                        "608,736), or none for one look; for --models only (docs/experiments, Second looks at "
-                        "other sizes); with --against models, the paired difference is their effect")
+                        "608,736), or none for one look; for --models only (docs/experiments, Second looks "
+                        "at other sizes); with --against models, the paired difference is their effect")
     p.add_argument("--always-look-again", action="store_true",
                    help="take the second looks at every photo, not only where the main look leaves doubt "
                         "(a card below 0.999, or none); for --models only (models/README.md)")
     p.add_argument("--whole-second-looks", action="store_true",
-                   help="second looks at the whole photo, every box they find read again (an earlier release), "
-                        "not only around the cards, the unsure indices; for --models only (models/README.md)")
+                   help="second looks at the whole photo, every box they find read again (an earlier "
+                        "release), not only around the cards, the unsure indices; for --models only "
+                        "(models/README.md)")
     p.add_argument("--white-balance", default=None, metavar="P",
-                   help="scale each channel so its P-th percentile is the cards' white (shipped: 99), or none to "
-                        "read photos as decoded; for --models only (docs/experiments, Dim and warm light)")
+                   help="scale each channel so its P-th percentile is the cards' white (shipped: 99), or "
+                        "none to read photos as decoded; for --models only (docs/experiments, Dim and warm "
+                        "light)")
     p.add_argument("--zoom-look", default=None, metavar="PX",
-                   help="with the second looks, also see the cards' region alone at this many pixels where they "
-                        "are a small part of the photo (shipped: 608), or none for the whole-photo looks only; "
-                        "for --models only (docs/experiments, Photos from afar)")
+                   help="with the second looks, also see the cards' region alone at this many pixels where "
+                        "they are a small part of the photo (shipped: 608), or none for the whole-photo "
+                        "looks only; for --models only (docs/experiments, Photos from afar)")
     p.add_argument("--light", default=None, choices=list(LIGHTS),
                    help="read each photo relit in memory: dim (x0.4, sensor noise), warm (tungsten, no white "
                         "balance) or both (docs/experiments, Dim and warm light)")
     p.add_argument("--from-afar", default=None, type=float, metavar="F",
-                   help="read each photo as if taken from afar: scaled into the middle of a 12 MP frame of its "
-                        f"own table colour, F of its width (e.g. 0.35); {_not_with('--from-afar')} "
+                   help="read each photo as if taken from afar: scaled into the middle of a 12 MP frame of "
+                        f"its own table colour, F of its width (e.g. 0.35); {_not_with('--from-afar')} "
                         "(docs/experiments, Photos from afar)")
     p.add_argument("--blur", default=None, type=float, metavar="SIGMA",
-                   help="read each photo blurred in memory: a Gaussian of SIGMA pixels of the photo as stored "
-                        f"(e.g. 1.5); {_not_with('--blur')} (docs/experiments, Blurred photos)")
+                   help="read each photo blurred in memory: a Gaussian of SIGMA pixels of the photo as "
+                        f"stored (e.g. 1.5); {_not_with('--blur')} (docs/experiments, Blurred photos)")
     p.add_argument("--turn", default=None, type=float, metavar="DEG",
-                   help="read each photo turned anticlockwise by DEG degrees in memory (e.g. 45; 0 saves it again "
-                        f"only, the control); {_not_with('--turn')} (docs/experiments, Cards at an angle)")
+                   help="read each photo turned anticlockwise by DEG degrees in memory (e.g. 45; 0 saves it "
+                        f"again only, the control); {_not_with('--turn')} (docs/experiments, Cards at an "
+                        "angle)")
     p.add_argument("--oblique", default=None, type=float, metavar="DEG",
-                   help="read each photo as if the camera were pitched DEG degrees further from above, the far "
-                        f"side away (0 to 60, e.g. 30; 0 saves it again only, the control); {_not_with('--oblique')} "
-                        "(docs/experiments, Photos at a slant)")
+                   help="read each photo as if the camera were pitched DEG degrees further from above, the "
+                        "far side away (0 to 60, e.g. 30; 0 saves it again only, the control); "
+                        f"{_not_with('--oblique')} (docs/experiments, Photos at a slant)")
     p.add_argument("--as-shows", action="store_true",
-                   help="read each photo of 4 or 5 cards in view as the count reads a show: told it holds that "
-                        "many, a card short of the line makes up the number and the least sure of one card more "
-                        "is set aside; for --models only, so with --against models the paired difference is its "
-                        "effect (models/README.md)")
+                   help="read each photo of 4 or 5 cards in view as the count reads a show: told it holds "
+                        "that many, a card short of the line makes up the number and the least sure of one "
+                        "card more is set aside; for --models only, so with --against models the paired "
+                        "difference is its effect (models/README.md)")
     p.add_argument("--sheet", default=None, metavar="OUT.jpg", help="contact sheet of the failures (per set)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     return p
@@ -150,7 +155,8 @@ def _number_or_none(text: str, flag: str, low: float, high: float, what: str) ->
 
 
 def _percentile(text: str) -> float | None:
-    """``"99"`` -> 99.0, the percentile of each channel taken as the cards' white; ``"none"`` -> None (off)."""
+    """``"99"`` -> 99.0, the percentile of each channel taken as the cards' white; ``"none"`` -> None
+    (off)."""
     return _number_or_none(text, "--white-balance", 50, 100, "a percentile from 50 to 100, e.g. 99")
 
 
@@ -206,7 +212,8 @@ def _run_eval(args: argparse.Namespace) -> int:
         for k, (name, photos) in enumerate(sets):
             read, theirs = recognizer.recognize, other.recognize if other is not None else None
             if made is not None:
-                read, theirs, name = made(read), made(theirs) if theirs is not None else None, name + made_name
+                read, name = made(read), name + made_name
+                theirs = made(theirs) if theirs is not None else None
             if args.as_shows:
                 read, name = read_as_shows(read, photos), f"{name}, read as shows"
             report = evaluate(photos, read, name)
@@ -218,10 +225,12 @@ def _run_eval(args: argparse.Namespace) -> int:
                 read_both.append((report, old))
                 figures[-1]["against"] = _paired(report, old, args.against, args.json)
             if args.sheet:
-                out = Path(args.sheet) if len(sets) == 1 else Path(args.sheet).with_stem(f"{Path(args.sheet).stem}-{k}")
+                sheet = Path(args.sheet)
+                out = sheet if len(sets) == 1 else sheet.with_stem(f"{sheet.stem}-{k}")
                 n = failure_sheet(report, out)
                 if not args.json:
-                    print(f"  failures sheet      {out} ({n} photos)" if n else "  failures sheet      none to draw")
+                    print(f"  failures sheet      {out} ({n} photos)" if n
+                          else "  failures sheet      none to draw")
     if len(read_both) > 1:  # every set together: a deck's gain or loss over all of them
         name = f"all {len(read_both)} sets"
         together = pooled([new for new, _ in read_both], name), pooled([old for _, old in read_both], name)

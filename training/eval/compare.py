@@ -49,7 +49,8 @@ class Comparison:
         ])
 
     def as_dict(self) -> dict:
-        return {"against": self.against, "card_delta": self.card_delta, "card_delta_95": list(self.card_delta_95),
+        return {"against": self.against,
+                "card_delta": self.card_delta, "card_delta_95": list(self.card_delta_95),
                 "hand_delta": self.hand_delta, "hand_delta_95": list(self.hand_delta_95),
                 "false_delta": self.false_delta, "fixed": self.fixed, "broken": self.broken}
 
@@ -108,7 +109,8 @@ def read_as_shows(recognize: Callable[[Path, Expected | None], Detections],
     and of one card more the least sure set aside (:func:`vision.roles.surest`); any other photo
     read as it is, with nothing told. Cards in view count the optional ones (no index readable)
     too: they lie in the photo, and the player counting the show knows they do."""
-    shows = {p.path: Expected(n) for p in photos if (n := len(p.cards | p.optional)) in (SHOW_CARDS - 1, SHOW_CARDS)}
+    shows = {p.path: Expected(n) for p in photos
+             if (n := len(p.cards | p.optional)) in (SHOW_CARDS - 1, SHOW_CARDS)}
 
     def read(path: Path) -> Detections:
         expected = shows.get(path)
@@ -158,7 +160,8 @@ def summary(report: EvalReport) -> dict:
 
 def breakdowns(report: EvalReport) -> dict[str, dict[str, EvalReport]]:
     """The report by deck, by layout and by cards in view (each only where the labels name them)."""
-    return {"by deck": by_deck(report), "by layout": by_layout(report), "by cards in view": by_cards_in_view(report)}
+    return {"by deck": by_deck(report), "by layout": by_layout(report),
+            "by cards in view": by_cards_in_view(report)}
 
 
 def breakdown_table(report: EvalReport) -> str:

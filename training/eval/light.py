@@ -49,7 +49,8 @@ def relit(img: np.ndarray, lights: tuple[Light, ...], rng: np.random.Generator) 
     return out.astype(np.uint8)
 
 
-def made_jpeg(path: Path, make: Callable[[np.ndarray, np.random.Generator], np.ndarray], quality: int) -> bytes:
+def made_jpeg(path: Path, make: Callable[[np.ndarray, np.random.Generator], np.ndarray],
+              quality: int) -> bytes:
     """The photo at ``path`` made over by ``make`` (its pixels and a generator for its noise), as
     JPEG bytes, as a phone would save it; the noise is drawn from the file's name, so every reading
     of it is the same photo."""
@@ -66,7 +67,8 @@ def relit_jpeg(path: Path, light: str, quality: int = 92) -> bytes:
     return made_jpeg(path, lambda img, rng: relit(img, LIGHTS[light], rng), quality)
 
 
-def reading_made(recognize: Callable[..., Detections], jpeg_of: Callable[[Path], bytes]) -> Callable[..., Detections]:
+def reading_made(recognize: Callable[..., Detections],
+                 jpeg_of: Callable[[Path], bytes]) -> Callable[..., Detections]:
     """``recognize`` (a path, and optionally what the photo holds) reading, for each path, the
     photo ``jpeg_of`` makes of it in memory instead."""
     def read(path: Path, expected: Expected | None = None) -> Detections:

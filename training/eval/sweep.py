@@ -1,4 +1,5 @@
-"""Recognizer settings measured side by side: each variant of the shipped settings against them, paired by photo.
+"""Recognizer settings measured side by side: each variant of the shipped settings against them,
+paired by photo.
 
     python -m training.eval.sweep data/real78 'data/real78@blur=2' data/tune780 \
         --try nms60='{"nms_iou": 0.6}' --try line60='{"card_confidence": 0.6}'
@@ -9,8 +10,9 @@ crops). Here the models' answers are kept by their input (:class:`Memo`), so eac
 what it reads differently: fourteen variants over the eight tuning sets took about 25 minutes on
 two cores, against some 100 for as many ``cribcount eval --against`` runs. A folder may be made over
 in memory as ``cribcount eval`` does (``@blur=SIGMA``, ``@light=dim|warm|dim-warm``,
-``@afar=FRACTION``, ``@turn=DEGREES``, ``@oblique=DEGREES``: :mod:`training.eval.made_over`). Each set prints the shipped settings' figures and, per
-variant, the paired difference (``training.eval.compare.compare``); then the variants pooled over the sets.
+``@afar=FRACTION``, ``@turn=DEGREES``, ``@oblique=DEGREES``: :mod:`training.eval.made_over`). Each
+set prints the shipped settings' figures and, per variant, the paired difference
+(``training.eval.compare.compare``); then the variants pooled over the sets.
 """
 
 from __future__ import annotations
@@ -95,7 +97,8 @@ def variant(recognizer: Recognizer, settings: dict) -> Recognizer:
     if unknown := sorted(set(settings) - known):
         raise ValueError(f"not a recognizer setting: {', '.join(unknown)}")
     other = copy.copy(recognizer)
-    other.config = replace(recognizer.config, **{k: tuple(v) if isinstance(v, list) else v for k, v in settings.items()})
+    values = {k: tuple(v) if isinstance(v, list) else v for k, v in settings.items()}
+    other.config = replace(recognizer.config, **values)
     return other
 
 
@@ -162,7 +165,9 @@ def sweep(sets: list[PhotoSet], base: Recognizer, variants: dict[str, Recognizer
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.eval.sweep", description=__doc__.splitlines()[0])
+    # The docstring's first sentence, which runs over two lines.
+    summary = " ".join(__doc__.split("\n\n")[0].split())
+    p = argparse.ArgumentParser(prog="python -m training.eval.sweep", description=summary)
     p.add_argument("sets", nargs="+", help="labelled folders, each optionally made over: FOLDER@WAY=VALUE")
     p.add_argument("--try", dest="tries", action="append", required=True, metavar="NAME=JSON",
                    help="a variant: its name and the settings it changes, e.g. nms60='{\"nms_iou\": 0.6}'")

@@ -48,19 +48,19 @@ class TableResult:
     note: str = ""
 
 
-def _iou(a: Box, b: np.ndarray) -> float:
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
-    return w * h / union if union > 0 else 0.0
-
-
 def _truth_of_rows(detections: Detections, boxes: list[tuple[str, Box]]) -> list[str | None]:
-    """The true card under each detection: the labelled box it overlaps most (None: none)."""
+    """The true card under each detection: the card it reads where that card is on the table, else
+    the smallest labelled card box holding its centre (None: none; a detection's box is its
+    indices', not the whole card's, so boxes are not compared by overlap)."""
+    on_table = {card for card, _ in boxes}
     out: list[str | None] = []
-    for xyxy in detections.xyxy:
-        best = max(boxes, key=lambda cb: _iou(cb[1], xyxy), default=None)
-        out.append(best[0] if best is not None and _iou(best[1], xyxy) > 0.1 else None)
+    for card, (cx, cy) in zip(detections.cards, detections.center, strict=True):
+        if card is not None and str(card) in on_table:
+            out.append(str(card))
+            continue
+        holding = [(b[2] - b[0]) * (b[3] - b[1]) for _, b in boxes]
+        inside = [k for k, (_, b) in enumerate(boxes) if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
+        out.append(boxes[min(inside, key=holding.__getitem__)][0] if inside else None)
     return out
 
 

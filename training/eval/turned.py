@@ -39,12 +39,14 @@ def turned(img: np.ndarray, degrees: float) -> np.ndarray:
 
 
 def turned_jpeg(path: Path, degrees: float, quality: int = 92) -> bytes:
-    """The photo at ``path`` turned (:func:`turned`), as JPEG bytes (:func:`training.eval.light.made_jpeg`)."""
+    """The photo at ``path`` turned (:func:`turned`), as JPEG bytes
+    (:func:`training.eval.light.made_jpeg`)."""
     return made_jpeg(path, lambda img, rng: turned(img, degrees), quality)
 
 
 def read_turned(recognize: Callable[..., Detections], degrees: float) -> Callable[..., Detections]:
-    """``recognize`` (a path, and optionally what the photo holds) reading each photo turned by ``degrees``."""
+    """``recognize`` (a path, and optionally what the photo holds) reading each photo turned by
+    ``degrees``."""
     check_degrees(degrees)
     return reading_made(recognize, lambda path: turned_jpeg(path, degrees))
 

@@ -1,4 +1,5 @@
-"""`python -m training synth` (`cribcount synth`): options, the run, and a held-out render for the lab eval."""
+"""`python -m training synth` (`cribcount synth`): options, the run, and a held-out render for the lab
+eval."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from training.synth.scene import SCENE_TYPES, TableProps
+from training.synth.layouts import SCENE_TYPES, TableProps
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -25,10 +26,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="only this kind of scene (default: all, weighted like real use)")
     p.add_argument("--cards", action="store_true", help="also label whole cards as YOLO class 1")
     p.add_argument("--board-chance", type=float, default=0.3, metavar="P",
-                   help="chance a scene holds a cribbage board (default 0.3, what the shipped models trained on)")
+                   help="chance a scene holds a cribbage board "
+                        "(default 0.3, what the shipped models trained on)")
     p.add_argument("--numbered-boards", action="store_true",
-                   help="boards print their counts (5, 10, ...), START and 121: glyphs the detector may take for "
-                        "an index (models/HISTORY.md, Numbered boards)")
+                   help="boards print their counts (5, 10, ...), START and 121: glyphs the detector may "
+                        "take for an index (models/HISTORY.md, Numbered boards)")
     p.add_argument("--no-crops", action="store_true", help="skip the classifier crops (cls/)")
     p.add_argument("--back-corners", action="store_true",
                    help="also 'none' crops at the corners of card backs (the other crops stay the same)")
@@ -91,7 +93,7 @@ def render_held_out(out: Path, n: int, seed: int, size: str = "640:1600") -> Pat
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m training synth",
-                                description="Synthetic table photos of card hands with labels, as an Ultralytics "
-                                            "detect set (yolo/) and classifier crops (cls/).")
+                                description="Synthetic table photos of card hands with labels, as an "
+                                            "Ultralytics detect set (yolo/) and classifier crops (cls/).")
     add_arguments(p)
     return run(p.parse_args(argv))

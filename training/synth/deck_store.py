@@ -170,4 +170,5 @@ def evict(root: Path, max_bytes: int, keep: Collection[str] = ()) -> list[str]:
     return removed
 
 
-__all__ = ["FaceStack", "write_faces", "max_cache_bytes", "mark_used", "tree_bytes", "evict", "DEFAULT_MAX_GB"]
+__all__ = ["FaceStack", "write_faces", "max_cache_bytes", "mark_used", "tree_bytes", "evict",
+           "DEFAULT_MAX_GB"]

@@ -109,7 +109,9 @@ def _heruka(style: str, **params) -> DeckSpec:
 # index the queen "D" or the ace "T" or "1" (lattmann, rheinland, atlasnye, slavic_costumes,
 # ancient_french),
 # duplicates of listed art (anglo_bitmap, gnomangelo_bitmap), svg-future (not cards) and
-# guyenne-classic (courts carry no rank index), tango_nuevo (faces cut off), the oxygen decks (one rank index only, top right), konqi-modern and xskat-french (their SVGs have no size: rsvg-convert cannot cut cards out).
+# guyenne-classic (courts carry no rank index), tango_nuevo (faces cut off), the oxygen decks (one
+# rank index only, top right), konqi-modern and xskat-french (their SVGs have no size: rsvg-convert
+# cannot cut cards out).
 SVG_DECKS: tuple[DeckSpec, ...] = (
     _gnome("anglo"),
     _gnome("anglo_modern"),
@@ -257,7 +259,8 @@ def build_deck(spec: DeckSpec, root: Path | None = None) -> Path:
         if not backs:
             from training.synth.procedural import draw_back
 
-            backs = [draw_back(faces[0].shape[1], faces[0].shape[0], np.random.default_rng(int(rkey, 16) % 2**32))]
+            back_rng = np.random.default_rng(int(rkey, 16) % 2**32)
+            backs = [draw_back(faces[0].shape[1], faces[0].shape[0], back_rng)]
         stack = np.stack([*faces, *backs])
         # Transparent pixels carry no colour: zero them so resizing never bleeds fringes.
         stack[stack[..., 3] == 0] = 0
@@ -294,8 +297,10 @@ def build_all(names: Sequence[str] | None = None, workers: int = 1, progress: bo
     todo = [s for s in specs if not _is_cached(s, root)]
     if todo and progress:
         print(f"rasterizing {len(todo)} deck(s) the scenes draw into {root} (once; past "
-              f"CRIBCOUNT_CACHE_MAX_GB={max_cache_bytes() / 1e9:g} the least recently used go)", file=sys.stderr)
-    with tqdm(total=len(todo), desc="decks", unit="deck", file=sys.stderr, disable=not (progress and todo)) as bar:
+              f"CRIBCOUNT_CACHE_MAX_GB={max_cache_bytes() / 1e9:g} the least recently used go)",
+              file=sys.stderr)
+    with tqdm(total=len(todo), desc="decks", unit="deck", file=sys.stderr,
+              disable=not (progress and todo)) as bar:
         if workers > 1 and len(todo) > 1:
             from multiprocessing import get_context
 
@@ -346,5 +351,6 @@ def card_names() -> list[str]:
     return [str(Card.from_index(i)) for i in range(52)]
 
 
-__all__ = ["DeckSpec", "DeckArt", "HELD_OUT_DECKS", "EVAL_ONLY_SOURCES", "EVAL_DECKS", "SVG_DECKS", "all_decks",
-           "deck_names", "load_deck", "build_deck", "build_all", "find_index_boxes", "cache_dir", "SUITS"]
+__all__ = ["DeckSpec", "DeckArt", "HELD_OUT_DECKS", "EVAL_ONLY_SOURCES", "EVAL_DECKS", "SVG_DECKS",
+           "all_decks", "deck_names", "load_deck", "build_deck", "build_all", "find_index_boxes", "cache_dir",
+           "SUITS"]

@@ -2,7 +2,8 @@
 
 ``OUT/yolo/images/<split>/<stem>.jpg`` with the scene's JSON label beside it,
 ``OUT/yolo/labels/<split>/<stem>.txt`` (class 0 ``index``; optional class 1 ``card``),
-``OUT/yolo/data.yaml``, and classifier crops ``OUT/cls/<split>/<AC..KS|none>/*.jpg`` (cut by :mod:`training.synth.crops`).
+``OUT/yolo/data.yaml``, and classifier crops ``OUT/cls/<split>/<AC..KS|none>/*.jpg`` (cut by
+:mod:`training.synth.crops`).
 Every image is a pure function of (seed, split, number): same seed, same bytes.
 """
 
@@ -19,12 +20,10 @@ import cv2
 import numpy as np
 from tqdm import tqdm  # a well-kept progress bar, rather than one of our own
 
-# The crops were part of this module; callers still import them from here.
 from training.data.yolo import box_row
+
+# The crops were part of this module; callers still import them from here.
 from training.synth.crops import (
-    CLS_CARD_VISIBLE,
-    CLS_NONE_VISIBLE,
-    CROP_MAX_PX,
     NONE_CLASS,
     back_corner_boxes,
     back_corner_crops,
@@ -33,8 +32,9 @@ from training.synth.crops import (
     square_crop,
 )
 from training.synth.decks import HELD_OUT_DECKS, build_all, card_names, deck_names
+from training.synth.layouts import SCENE_TYPES, USUAL_TABLE, TableProps, make_scene
 from training.synth.photo import develop, jpeg
-from training.synth.scene import SCENE_TYPES, TableProps, labels, make_camera, make_scene, render
+from training.synth.scene import labels, make_camera, render
 
 SPLITS = ("train", "val", "test", "eval")
 _SPLIT_IDS = {"train": 0, "val": 1, "test": 2, "eval": 3}
@@ -125,7 +125,7 @@ class Sample:
 
 def render_sample(seed: int, split: str, number: int, size: SizeSpec, deck: str | None = None,
                   scene_type: str | None = None, decks: Iterable[str] | None = None,
-                  table: TableProps = TableProps()) -> Sample:
+                  table: TableProps = USUAL_TABLE) -> Sample:
     """One labelled photo, fully determined by its arguments (``decks`` narrows the split's pool)."""
     rng = image_rng(seed, split, number)
     deck = _draw_deck(rng, split, deck, decks)
@@ -137,7 +137,8 @@ def render_sample(seed: int, split: str, number: int, size: SizeSpec, deck: str 
     data = jpeg(rng, photo)
     stem = f"s{seed}-{split}-{number:06d}"
     lab = {"image": f"{stem}.jpg", "width": W, "height": H, "deck": deck, "scene_type": spec.scene_type,
-           "seed": seed, "split": split, "number": number, "camera_elevation_deg": round(cam.elevation_deg, 1),
+           "seed": seed, "split": split, "number": number,
+           "camera_elevation_deg": round(cam.elevation_deg, 1),
            **labels(spec, cam, rendered, focus)}
     final = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     return Sample(stem, data, lab, final)
@@ -167,7 +168,8 @@ def write_data_yaml(out: Path, with_cards: bool = False) -> Path:
     yolo.mkdir(parents=True, exist_ok=True)
     names = "  0: index\n" + ("  1: card\n" if with_cards else "")
     text = (f"# Written by `cribcount synth`: corner indices (rank+suit glyph groups) of playing cards.\n"
-            f"path: {yolo.resolve()}\ntrain: images/train\nval: images/val\ntest: images/test\nnames:\n{names}")
+            f"path: {yolo.resolve()}\ntrain: images/train\nval: images/val\ntest: images/test\n"
+            f"names:\n{names}")
     (yolo / "data.yaml").write_text(text)
     return yolo / "data.yaml"
 
@@ -185,7 +187,7 @@ class Job:
     scene_type: str | None = None
     decks: tuple[str, ...] | None = None
     back_corners: bool = False
-    table: TableProps = TableProps()
+    table: TableProps = USUAL_TABLE
 
 
 def _crop_rng(seed: int, split: str, number: int) -> np.random.Generator:
@@ -195,7 +197,8 @@ def _crop_rng(seed: int, split: str, number: int) -> np.random.Generator:
 
 def run_job(job: Job) -> tuple[str, str, str]:
     """Render and write one image with its labels and crops. Returns (split, stem, scene type)."""
-    s = render_sample(job.seed, job.split, job.number, job.size, job.deck, job.scene_type, job.decks, job.table)
+    s = render_sample(job.seed, job.split, job.number, job.size, job.deck, job.scene_type, job.decks,
+                      job.table)
     out = Path(job.out)
     img_dir = out / "yolo" / "images" / job.split
     lab_dir = out / "yolo" / "labels" / job.split
@@ -218,7 +221,7 @@ def _worker_init() -> None:
 def plan_jobs(out: Path, n: int, seed: int, split: str | None, size: SizeSpec, with_cards: bool = False,
               crops: bool = True, val_share: float = 0.1, test_share: float = 0.05,
               decks: Iterable[str] | None = None, scene_type: str | None = None,
-              back_corners: bool = False, table: TableProps = TableProps()) -> list[Job]:
+              back_corners: bool = False, table: TableProps = USUAL_TABLE) -> list[Job]:
     """``n`` jobs in one split, or spread over train/val/test when no split is named."""
     decks = tuple(decks) if decks is not None else None
     # The eval-only deck never yields classifier crops, so none can find its way into training.
@@ -253,7 +256,8 @@ def prepare_dirs(out: Path, splits: Iterable[str], crops: bool) -> None:
                 (out / "cls" / sp / c).mkdir(parents=True, exist_ok=True)
 
 
-def run_jobs(jobs: list[Job], workers: int = 2, progress: bool = True) -> tuple[list[tuple[str, str, str]], float]:
+def run_jobs(jobs: list[Job], workers: int = 2,
+             progress: bool = True) -> tuple[list[tuple[str, str, str]], float]:
     """Run jobs on ``workers`` processes. Returns the results (in job order) and images per second."""
     if not jobs:
         return [], 0.0
@@ -290,10 +294,10 @@ def run_jobs(jobs: list[Job], workers: int = 2, progress: bool = True) -> tuple[
     return results, rate
 
 
-def render_dataset(out: Path, n: int, seed: int, split: str | None = None, size: str = "640", workers: int = 2,
-                   with_cards: bool = False, crops: bool = True, progress: bool = True,
+def render_dataset(out: Path, n: int, seed: int, split: str | None = None, size: str = "640",
+                   workers: int = 2, with_cards: bool = False, crops: bool = True, progress: bool = True,
                    decks: Iterable[str] | None = None, scene_type: str | None = None,
-                   back_corners: bool = False, table: TableProps = TableProps()) -> tuple[list, float]:
+                   back_corners: bool = False, table: TableProps = USUAL_TABLE) -> tuple[list, float]:
     """Render ``n`` scenes into ``out`` (YOLO + classifier layouts) and write data.yaml."""
     jobs = plan_jobs(out, n, seed, split, SizeSpec.parse(size), with_cards, crops, decks=decks,
                      scene_type=scene_type, back_corners=back_corners, table=table)
@@ -335,6 +339,6 @@ def held_out_decks_present() -> list[str]:
     return [d for d in HELD_OUT_DECKS if d in deck_names("test")]
 
 
-__all__ = ["SizeSpec", "Sample", "render_sample", "scene_deck", "render_dataset", "yolo_lines", "classifier_crops",
-           "square_crop", "back_corner_boxes", "back_corner_crops_of", "saved_scenes", "write_data_yaml", "CLASS_NAMES",
-           "SCENE_TYPES", "SPLITS"]
+__all__ = ["SizeSpec", "Sample", "render_sample", "scene_deck", "render_dataset", "yolo_lines",
+           "classifier_crops", "square_crop", "back_corner_boxes", "back_corner_crops_of", "saved_scenes",
+           "write_data_yaml", "CLASS_NAMES", "SCENE_TYPES", "SPLITS"]

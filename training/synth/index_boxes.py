@@ -127,7 +127,8 @@ def find_index_boxes(faces: Sequence[np.ndarray], params: dict | None = None) ->
                 fallbacks.append(f"{Card.from_index(i)}{'/br' if corner else ''}")
                 # Something joined the index (a court's big pip) or nothing was found:
                 # the deck's usual box, as wide as this card's rank needs.
-                raw[i] = (med[0], med[1], med[0] + (max_w / 1.5 * 1.1 if Card.from_index(i).rank == 10 else mw), med[3])
+                box_w = max_w / 1.5 * 1.1 if Card.from_index(i).rank == 10 else mw
+                raw[i] = (med[0], med[1], med[0] + box_w, med[3])
         fr = raw / np.array([w, h, w, h])
         if corner == 1:  # back to the unrotated face
             fr = np.stack([1 - fr[:, 2], 1 - fr[:, 3], 1 - fr[:, 0], 1 - fr[:, 1]], axis=1)

@@ -56,6 +56,10 @@ class TableProps:
     """Boards print their counts, START and 121 (:func:`props.cribbage_board`)."""
 
 
+USUAL_TABLE = TableProps()
+"""The table the shipped models trained on: the default wherever a render takes a table."""
+
+
 @dataclass
 class SceneSpec:
     deck: str
@@ -95,8 +99,8 @@ def _starter_and_deck(rng, items: list[Item], starter: Card | None, hand_xy: np.
         base_a = rng.normal(0, 0.15)
         for k in range(int(rng.integers(3, 7))):
             jitter = rng.normal(0, 0.012, 2)
-            items.append(Item("back", tuple(deck_pos + jitter + np.array([0, -0.006 * k])), base_a + rng.normal(0, 0.02),
-                              (1.0, aspect), lift=0.02 + 0.01 * k))
+            items.append(Item("back", tuple(deck_pos + jitter + np.array([0, -0.006 * k])),
+                              base_a + rng.normal(0, 0.02), (1.0, aspect), lift=0.02 + 0.01 * k))
     if starter is not None:
         a = rng.normal(0, 0.25) if mode != "deck" else rng.normal(0, 0.12)
         items.append(Item("face", tuple(pos + rng.normal(0, 0.04, 2)), a, (1.0, aspect), starter, True,
@@ -158,8 +162,8 @@ def layout_fan(rng, cards, starter, aspect) -> list[Item]:
     # The thumb lies across the front card near the pivot; the palm shows below.
     palm, palm_size = props.palm(rng)
     pa = rng.normal(0, 0.25)
-    items.insert(0, Item("finger", tuple(pivot + _rot(pa) @ np.array([0, palm_size[1] * 0.42])), pa, palm_size,
-                         image=palm, lift=lift * 0.8))
+    palm_at = tuple(pivot + _rot(pa) @ np.array([0, palm_size[1] * 0.42]))
+    items.insert(0, Item("finger", palm_at, pa, palm_size, image=palm, lift=lift * 0.8))
     thumb, tsize = props.finger(rng)
     ta = rng.uniform(0.6, 1.2) * rng.choice([-1, 1])
     items.append(Item("finger", tuple(pivot + np.array([0.05, -aspect * 0.12])), ta, tsize, image=thumb,
@@ -207,8 +211,8 @@ def _add_props(rng, items: list[Item], aspect: float, scene_type: str, table: Ta
         img, size = props.cribbage_board(rng, numerals=table.numbered_boards)
         side = rng.choice([-1, 1])
         y = (hi[1] + size[1] * 0.7) if side > 0 else (lo[1] - size[1] * 0.7)
-        items.insert(0, Item("board", (float(rng.uniform(lo[0], hi[0])), float(y)), rng.normal(0, 0.2), size, image=img,
-                             lift=0.15))
+        items.insert(0, Item("board", (float(rng.uniform(lo[0], hi[0])), float(y)), rng.normal(0, 0.2), size,
+                             image=img, lift=0.15))
     for _ in range(int(rng.random() < 0.25) * int(rng.integers(1, 5))):
         img, size = props.coin(rng)
         p = rng.uniform(lo - 0.5, hi + 0.5)
@@ -220,8 +224,8 @@ def _add_props(rng, items: list[Item], aspect: float, scene_type: str, table: Ta
         img, size = props.finger(rng)
         a = rng.uniform(-0.6, 0.6) + math.pi
         off = _rot(a) @ np.array([0.0, -size[1] * 0.45])
-        items.append(Item("finger", (target.center[0] + off[0], target.center[1] + aspect * 0.5 + off[1]), a, size,
-                          image=img, lift=0.3))
+        tip = (target.center[0] + off[0], target.center[1] + aspect * 0.5 + off[1])
+        items.append(Item("finger", tip, a, size, image=img, lift=0.3))
 
 
 def make_scene(rng: np.random.Generator, deck: str, scene_type: str | None = None,
@@ -229,7 +233,8 @@ def make_scene(rng: np.random.Generator, deck: str, scene_type: str | None = Non
     """Choose a layout and cards; place cards, starter, deck and props on the table plane."""
     art = load_deck(deck)
     if scene_type is None:
-        scene_type = SCENE_TYPES[int(rng.choice(len(SCENE_TYPES), p=np.array(SCENE_WEIGHTS) / sum(SCENE_WEIGHTS)))]
+        weights = np.array(SCENE_WEIGHTS) / sum(SCENE_WEIGHTS)
+        scene_type = SCENE_TYPES[int(rng.choice(len(SCENE_TYPES), p=weights))]
     if scene_type == "pegging":
         n_hand, with_starter = int(rng.integers(6, 10)), False
     else:

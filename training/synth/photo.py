@@ -38,6 +38,10 @@ class Focus:
         return self.sigma_px * float(depth_of_field_weight(y / height, self.band_centre))
 
 
+SHARP = Focus()
+"""No blur anywhere: the focus of a photo that was not blurred."""
+
+
 def _low_freq(rng: np.random.Generator, W: int, H: int) -> np.ndarray:
     """A smooth light field around 1: a linear gradient, a vignette and a few broad blobs."""
     ys, xs = np.mgrid[0:H:8, 0:W:8].astype(np.float32)
@@ -64,7 +68,8 @@ def motion_kernel(rng: np.random.Generator, length: float) -> np.ndarray:
     a = rng.uniform(0, math.pi)
     c = n // 2
     dx, dy = math.cos(a) * c, math.sin(a) * c
-    cv2.line(k, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1, cv2.LINE_AA)
+    cv2.line(k, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1.0, 1,
+             cv2.LINE_AA)
     return k / k.sum()
 
 

@@ -13,18 +13,10 @@ from PIL import Image, ImageDraw, ImageFont
 
 from scorer.cards import JACK, KING, QUEEN, Card
 from training.synth.decks import DeckSpec
-
-# Fonts and suit shapes were part of this module; callers still import them from here.
 from training.synth.suits import (
-    FALLBACK_FONT,
-    FONT_DIRS,
     PIP_LAYOUT,
-    SUIT_CHARS,
-    _glyph_mask,
     deck_suit,
-    draw_suit,
     find_font,
-    pip_style,
     random_suit_shape,
     suit_colour,
 )
@@ -39,9 +31,12 @@ def _deck(name: str, **p) -> DeckSpec:
 # Each entry is one deck design. Layouts: "stack" (rank above suit, as most real decks),
 # "side" (suit right of the rank), "rank" (no corner suit). Most stay "stack".
 PROCEDURAL_DECKS: tuple[DeckSpec, ...] = (
-    _deck("classic", font="DejaVuSerif-Bold.ttf", layout="stack", pips="classic", red=(200, 20, 30), border="none"),
-    _deck("casino", font="LiberationSans-Bold.ttf", layout="stack", pips="fat", red=(210, 30, 40), border="line"),
-    _deck("narrow", font="LiberationSansNarrow-Bold.ttf", layout="stack", pips="slim", red=(180, 20, 40), idx=0.27),
+    _deck("classic", font="DejaVuSerif-Bold.ttf", layout="stack", pips="classic", red=(200, 20, 30),
+          border="none"),
+    _deck("casino", font="LiberationSans-Bold.ttf", layout="stack", pips="fat", red=(210, 30, 40),
+          border="line"),
+    _deck("narrow", font="LiberationSansNarrow-Bold.ttf", layout="stack", pips="slim", red=(180, 20, 40),
+          idx=0.27),
     _deck("bookman", font="URWBookman-Demi.t1", alt_fonts=("texgyrebonum-bold.otf", "DejaVuSerif-Bold.ttf"),
           layout="stack", pips="classic", red=(190, 30, 30), paper=(246, 240, 226)),
     _deck("schoolbook", font="C059-Bold.t1", alt_fonts=("texgyreschola-bold.otf", "FreeSerifBold.ttf"),
@@ -108,7 +103,8 @@ RANK_FONTS = (
     "texgyretermes-bold.otf",
 )
 SUIT_FONTS = (
-    "DejaVuSans.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf", "FreeSans.ttf", "FreeSerif.ttf", "FreeMono.ttf",
+    "DejaVuSans.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf",
+    "FreeSans.ttf", "FreeSerif.ttf", "FreeMono.ttf",
     "LiberationSans-Regular.ttf", "LiberationSerif-Regular.ttf", "LiberationMono-Regular.ttf",
     "LinLibertine_R.otf", "LinBiolinum_R.otf", "C059-Roman.otf", "NimbusSans-Regular.otf",
     "NimbusRoman-Regular.otf", "NimbusMonoPS-Regular.otf", "P052-Roman.otf", "URWBookman-Light.otf",
@@ -118,8 +114,9 @@ SUIT_FONTS = (
 )
 
 
-def random_deck_params(rng: np.random.Generator, chunky: bool = False,
-                       layouts: tuple[str, ...] = ("stack", "stack", "stack", "stack", "stack", "side")) -> dict:
+def random_deck_params(
+        rng: np.random.Generator, chunky: bool = False,
+        layouts: tuple[str, ...] = ("stack", "stack", "stack", "stack", "stack", "side")) -> dict:
     """One randomized deck design: a rank face, suits from a font or drawn with a random
     :func:`random_suit_shape`, corner layout and proportions, inks and paper.
 
@@ -133,10 +130,12 @@ def random_deck_params(rng: np.random.Generator, chunky: bool = False,
     layout = str(rng.choice(list(layouts)))
     p: dict = {"font": str(rng.choice(RANK_FONTS)), "layout": layout,
                "pips": str(rng.choice(["classic", "fat", "slim"])),
-               "idx": float(u(0.19, 0.3)), "suit_ratio": float(u(0.34, 0.5)), "suit_gap": float(u(0.02, 0.12)),
+               "idx": float(u(0.19, 0.3)), "suit_ratio": float(u(0.34, 0.5)),
+               "suit_gap": float(u(0.02, 0.12)),
                "narrow_ten": bool(rng.random() < 0.6), "aspect": float(u(1.36, 1.46)),
                "radius": float(u(0.03, 0.09)), "margin": float(u(0.03, 0.07)),
-               "border": str(rng.choice(["none", "none", "line", "double"] if layout == "stack" else ["none"])),
+               "border": str(rng.choice(["none", "none", "line", "double"] if layout == "stack"
+                                        else ["none"])),
                "paper": tuple(int(v) for v in 255 - rng.integers(0, 16, 3))}
     if rng.random() < 0.45 and not chunky:
         p["suit_font"] = str(rng.choice(SUIT_FONTS))
@@ -208,7 +207,8 @@ def _court_art(d: ImageDraw.ImageDraw, card: Card, box, p: dict, rng: np.random.
     d.text((cx - (bb[0] + bb[2]) / 2, cy - (bb[1] + bb[3]) / 2), letter, font=big, fill=colour)
 
 
-def render_procedural_deck(spec: DeckSpec, width: int) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
+def render_procedural_deck(spec: DeckSpec,
+                           width: int) -> tuple[list[np.ndarray], list[np.ndarray], np.ndarray]:
     """Faces (BGRA, Card.index order), one back and the exact index boxes ``(52, 2, 4)``."""
     p = spec.params
     ss = 2  # draw at 2x and shrink: PIL polygons are not antialiased
@@ -287,9 +287,10 @@ def draw_back(width: int, height: int, rng: np.random.Generator) -> np.ndarray:
             d.line([(m + k, m), (m + k + height, m + height)], fill=light, width=2)
             d.line([(m + k, m), (m + k - height, m + height)], fill=light, width=2)
     else:
+        dot = step * 0.25  # the dots' radius
         for yy in range(m + step // 2, height - m, step):
             for xx in range(m + step // 2, width - m, step):
-                d.ellipse([xx - step * 0.25, yy - step * 0.25, xx + step * 0.25, yy + step * 0.25], fill=light)
+                d.ellipse([xx - dot, yy - dot, xx + dot, yy + dot], fill=light)
     arr = np.asarray(img).copy()
     # Keep the pattern inside the coloured field.
     field_mask = np.zeros((height, width), np.uint8)
@@ -307,7 +308,8 @@ RANDOM_PLAIN_DECKS: tuple[DeckSpec, ...] = tuple(
     _deck(f"rand-{i:03d}", **random_deck_params(np.random.default_rng([20261124, i]))) for i in range(120))
 RANDOM_CHUNKY_DECKS: tuple[DeckSpec, ...] = tuple(
     # Chunky-club designs, added after the first 120 (which they leave as they were).
-    _deck(f"rand-chunky-{i:03d}", **random_deck_params(np.random.default_rng([20261124, 1000 + i]), chunky=True))
+    _deck(f"rand-chunky-{i:03d}",
+          **random_deck_params(np.random.default_rng([20261124, 1000 + i]), chunky=True))
     for i in range(40))
 RANDOM_SIDE_DECKS: tuple[DeckSpec, ...] = tuple(
     # Half with the suit beside the rank, a quarter with chunky clubs, new seeds: more of the

@@ -21,7 +21,8 @@ BOARD_FONTS = ("DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "LiberationSans-Regular
                "LiberationSerif-Bold.ttf", "FreeSans.ttf", "NimbusRoman-Regular.otf", "OpenSans-Bold.ttf")
 
 
-def cribbage_board(rng: np.random.Generator, numerals: bool = False) -> tuple[np.ndarray, tuple[float, float]]:
+def cribbage_board(rng: np.random.Generator,
+                   numerals: bool = False) -> tuple[np.ndarray, tuple[float, float]]:
     """A wooden board: three tracks of peg holes, a few coloured pegs, and with ``numerals`` the
     counts printed beside the holes (5, 10, ...), START and 121. Returns (BGRA, size in units).
 
@@ -77,7 +78,8 @@ def cribbage_board(rng: np.random.Generator, numerals: bool = False) -> tuple[np
     return img, (length_u, width_u)
 
 
-def _print_numerals(img: np.ndarray, rng: np.random.Generator, margin: float, holes_per_row: int) -> np.ndarray:
+def _print_numerals(img: np.ndarray, rng: np.random.Generator, margin: float,
+                    holes_per_row: int) -> np.ndarray:
     """Counts beside every fifth hole of each track, START and 121 at the ends.
 
     Why: a "5" or "15" printed on a board is a rank glyph without a suit, a little smaller than a
@@ -86,7 +88,8 @@ def _print_numerals(img: np.ndarray, rng: np.random.Generator, margin: float, ho
     h, w = img.shape[:2]
     path = find_font({"font": str(rng.choice(BOARD_FONTS))})  # else the decks' fallback face
     font = ImageFont.truetype(path, max(6, int(h * rng.uniform(0.05, 0.11))))
-    ink = (int(rng.integers(215, 250)),) * 3 if rng.random() < 0.4 else tuple(int(v) for v in rng.integers(10, 60, 3))
+    ink = ((int(rng.integers(215, 250)),) * 3 if rng.random() < 0.4
+           else tuple(int(v) for v in rng.integers(10, 60, 3)))
     # Numbered along each street (1-30 or 1-60 a row, or on through the next street), printed
     # just outside each track's outer row of holes.
     on_through = rng.random() < 0.5
@@ -121,8 +124,8 @@ def coin(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
     r = n / 2
     d = np.hypot(xx - r, yy - r) / r
     shade = 0.75 + 0.35 * ((xx - yy) / n)
-    relief = cv2.GaussianBlur(np.random.default_rng(int(rng.integers(2**31))).random((n, n)).astype(np.float32),
-                              (0, 0), n * 0.04)
+    grain = np.random.default_rng(int(rng.integers(2**31))).random((n, n)).astype(np.float32)
+    relief = cv2.GaussianBlur(grain, (0, 0), n * 0.04)
     v = shade * (0.85 + 0.3 * relief) * np.where(d > 0.85, 0.8, 1.0)
     img = np.zeros((n, n, 4), np.uint8)
     img[:, :, :3] = (c * v[..., None]).clip(0, 255).astype(np.uint8)
@@ -172,6 +175,7 @@ def finger(rng: np.random.Generator) -> tuple[np.ndarray, tuple[float, float]]:
     img[:, :, :3] = np.where(nail[..., None] > 128, nc, img[:, :, :3]).astype(np.uint8)
     for frac in (0.45, 0.75):
         y = int(h * frac)
-        cv2.line(img, (int(w * 0.2), y), (int(w * 0.8), y + 2), tuple(int(v * 0.75) for v in c) + (255,), 1, cv2.LINE_AA)
+        groove = tuple(int(v * 0.75) for v in c) + (255,)
+        cv2.line(img, (int(w * 0.2), y), (int(w * 0.8), y + 2), groove, 1, cv2.LINE_AA)
     img[:, :, 3] = mask
     return img, (wid_u, len_u)

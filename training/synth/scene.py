@@ -16,30 +16,14 @@ import cv2
 import numpy as np
 
 from training.synth.decks import DeckArt, load_deck
-
-# Layouts and legibility limits were part of this module; callers still import them from here.
-from training.synth.layouts import (
-    LAYOUTS,
-    SCENE_TYPES,
-    SCENE_WEIGHTS,
-    Item,
-    SceneSpec,
-    TableProps,
-    _rot,
-    make_scene,
-    pick_cards,
-)
+from training.synth.layouts import Item, SceneSpec, _rot
 from training.synth.legibility import (
-    BASE_BLUR_PX,
-    MAX_BLUR_PER_INDEX_PX,
-    MIN_LEGIBLE_INDEX_ACROSS_PX,
-    MIN_LEGIBLE_INDEX_PX,
     READABLE_VISIBLE_FRACTION,
     index_across,
     index_height,
     legible,
 )
-from training.synth.photo import Focus
+from training.synth.photo import SHARP, Focus
 from training.synth.surfaces import pick_surface, texture
 
 
@@ -72,14 +56,17 @@ def make_camera(rng: np.random.Generator, size: tuple[int, int], items: list[Ite
     half_v = math.degrees(math.atan((H / 2) / f))
     max_tilt = max(0.0, min(60.0, 83.0 - half_v))
     # Most photos are taken 45-80 degrees above the table (tilt 10-45), few straight down.
-    tilt = math.radians(min(max_tilt, rng.uniform(0, 15) if rng.random() < 0.2 else rng.uniform(10, max_tilt)))
+    tilt_deg = rng.uniform(0, 15) if rng.random() < 0.2 else rng.uniform(10, max_tilt)
+    tilt = math.radians(min(max_tilt, tilt_deg))
     faces = [it for it in items if it.kind == "face"]
     corners = np.concatenate([_item_corners(it) for it in faces])
     target = (corners.min(axis=0) + corners.max(axis=0)) / 2 + rng.normal(0, 0.3, 2)
     # Card width as a share of the photo width: 12-35%, most often around a quarter.
     frac = 0.12 + 0.23 * rng.beta(1.6, 1.2)
     dist = f / (frac * W)
-    K = np.array([[f, 0, W / 2 + rng.normal(0, 0.08) * W], [0, f, H / 2 + rng.normal(0, 0.08) * H], [0, 0, 1]])
+    K = np.array([[f, 0, W / 2 + rng.normal(0, 0.08) * W],
+                  [0, f, H / 2 + rng.normal(0, 0.08) * H],
+                  [0, 0, 1]])
     d = np.array([0, math.sin(tilt), -math.cos(tilt)])
     B = np.array([[1, 0, 0], [0, -math.cos(tilt), -math.sin(tilt)], d])
     C = np.array([target[0], target[1], 0.0]) - dist * d
@@ -178,7 +165,8 @@ def bend_points(pts: np.ndarray, bend_px: float, axis: int, size: tuple[int, int
     return out
 
 
-def _warp_bent(src: np.ndarray, M_roi: np.ndarray, size: tuple[int, int], bend_px: float, axis: int) -> np.ndarray:
+def _warp_bent(src: np.ndarray, M_roi: np.ndarray, size: tuple[int, int], bend_px: float,
+               axis: int) -> np.ndarray:
     """Like warpPerspective, for a bowed card: invert the homography per pixel, then undo the bow."""
     w, h = size
     Minv = np.linalg.inv(M_roi)
@@ -260,7 +248,8 @@ def render(rng: np.random.Generator, spec: SceneSpec, cam: Camera) -> Rendered:
             continue
         T = np.array([[1, 0, -x0c], [0, 1, -y0c], [0, 0, 1.0]])
         if bend_px:
-            warped = _warp_bent(np.ascontiguousarray(src), T @ M, (x1c - x0c, y1c - y0c), bend_px, it.bend_axis)
+            warped = _warp_bent(np.ascontiguousarray(src), T @ M, (x1c - x0c, y1c - y0c), bend_px,
+                                it.bend_axis)
         else:
             warped = cv2.warpPerspective(np.ascontiguousarray(src), T @ M, (x1c - x0c, y1c - y0c),
                                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
@@ -274,7 +263,8 @@ def render(rng: np.random.Generator, spec: SceneSpec, cam: Camera) -> Rendered:
         rgb = warped[:, :, :3].astype(np.float32)
         if it.kind in ("face", "back"):
             t = max(0.6, unit_px * 0.006 * (1 - cam.elevation_deg / 100))
-            edge = cv2.warpAffine(alpha, np.float32([[1, 0, 0], [0, 1, t]]), (alpha.shape[1], alpha.shape[0]))[..., None]
+            shift_down = np.float32([[1, 0, 0], [0, 1, t]])
+            edge = cv2.warpAffine(alpha, shift_down, (alpha.shape[1], alpha.shape[0]))[..., None]
             roi += (edge_colour - roi) * edge
             # Paper is never exactly the same white twice: slight per-card tint, and a card
             # that is not flat catches the light unevenly across its face.
@@ -329,7 +319,7 @@ def _visible(idmap: np.ndarray, k: int, quad: np.ndarray) -> tuple[float, list[f
                                    float(y0c + ys.max() + 1)]
 
 
-def labels(spec: SceneSpec, cam: Camera, rendered: Rendered, focus: Focus = Focus()) -> dict:
+def labels(spec: SceneSpec, cam: Camera, rendered: Rendered, focus: Focus = SHARP) -> dict:
     """Cards (corners, box, indices with visibility and blur), backs and props, in image px."""
     art = load_deck(spec.deck)
     W, H = cam.size
@@ -352,13 +342,14 @@ def labels(spec: SceneSpec, cam: Camera, rendered: Rendered, focus: Focus = Focu
             continue
         if it.kind != "face":
             vis, _ = _visible(rendered.idmap, k, corners)
-            others.append({"kind": it.kind, "corners": np.round(corners, 2).tolist(), "box_xyxy": np.round(box_clipped, 2).tolist(),
-                           "visible_fraction": round(vis, 3)})
+            others.append({"kind": it.kind, "corners": np.round(corners, 2).tolist(),
+                           "box_xyxy": np.round(box_clipped, 2).tolist(), "visible_fraction": round(vis, 3)})
             continue
         indices = []
         for corner in range(2):
             fx0, fy0, fx1, fy1 = art.index_boxes[it.card.index, corner]
-            q = to_image([[fx0 * sw, fy0 * sh], [fx1 * sw, fy0 * sh], [fx1 * sw, fy1 * sh], [fx0 * sw, fy1 * sh]])
+            q = to_image([[fx0 * sw, fy0 * sh], [fx1 * sw, fy0 * sh],
+                          [fx1 * sw, fy1 * sh], [fx0 * sw, fy1 * sh]])
             vis, vbox = _visible(rendered.idmap, k, q)
             qb = [float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()), float(q[:, 1].max())]
             height, across = index_height(q), index_across(q)
@@ -373,7 +364,8 @@ def labels(spec: SceneSpec, cam: Camera, rendered: Rendered, focus: Focus = Focu
         # Readable: a person could name the card from an index in the photo (mostly in view,
         # big, wide and sharp enough).
         readable = any(i["visible_fraction"] >= READABLE_VISIBLE_FRACTION and i["legible"] for i in indices)
-        cards.append({"card": str(it.card), "face_up": True, "readable": readable, "is_starter": it.is_starter,
+        cards.append({"card": str(it.card), "face_up": True, "readable": readable,
+                      "is_starter": it.is_starter,
                       "corners": np.round(corners, 2).tolist(), "box_xyxy": np.round(box_clipped, 2).tolist(),
                       "visible_fraction": round(card_vis, 3), "indices": indices})
     return {"cards": cards, "objects": others}

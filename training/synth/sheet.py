@@ -15,7 +15,8 @@ from scorer.cards import Card
 SHEET_CARDS = ("AS", "10D", "QH", "7C", "KS", "4H", "JD", "9S")
 
 
-def deck_sheet(names: Sequence[str], out: Path, cards: Sequence[str] = SHEET_CARDS, face_h: int = 260) -> Path:
+def deck_sheet(names: Sequence[str], out: Path, cards: Sequence[str] = SHEET_CARDS,
+               face_h: int = 260) -> Path:
     """One row per deck: a few faces with their top-left (green) and bottom-right (magenta) index boxes."""
     from training.synth.decks import load_deck
 
@@ -44,7 +45,8 @@ def deck_sheet(names: Sequence[str], out: Path, cards: Sequence[str] = SHEET_CAR
     return _write_stacked(rows, out, gap=4)
 
 
-def corner_sheet(names: Sequence[str], out: Path, tile_px: int = 90, suits: Sequence[int] = (0, 1, 2, 3)) -> Path:
+def corner_sheet(names: Sequence[str], out: Path, tile_px: int = 90,
+                 suits: Sequence[int] = (0, 1, 2, 3)) -> Path:
     """Zoomed corners (top-left, then bottom-right turned upright) with their index boxes.
 
     One block per deck: for each corner, a row of 13 ranks per suit offset in ``suits``
@@ -93,7 +95,8 @@ def _titled(title: str, block: np.ndarray, height: int, scale: float) -> np.ndar
 def _write_stacked(blocks: list[np.ndarray], out: Path, gap: int) -> Path:
     """Stack blocks top to bottom on white (padded to the widest, ``gap`` px apart) and write them."""
     width = max(b.shape[1] for b in blocks)
-    sheet = np.vstack([np.pad(b, ((0, gap), (0, width - b.shape[1]), (0, 0)), constant_values=255) for b in blocks])
+    sheet = np.vstack([np.pad(b, ((0, gap), (0, width - b.shape[1]), (0, 0)), constant_values=255)
+                       for b in blocks])
     out.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(out), sheet)
     return out

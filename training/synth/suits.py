@@ -52,11 +52,11 @@ def _glyph_mask(font_file: str, suit: Suit, height: int) -> Image.Image:
     """The suit character of ``font_file`` as an antialiased mask, trimmed, ``height`` px tall."""
     probe = ImageFont.truetype(font_file, 200)
     ch = SUIT_CHARS[suit]
-    l, t, r, b = probe.getbbox(ch)
-    font = probe.font_variant(size=max(4, round(200 * height / max(1, b - t))))
-    l, t, r, b = font.getbbox(ch)
-    mask = Image.new("L", (r - l + 2, b - t + 2), 0)
-    ImageDraw.Draw(mask).text((1 - l, 1 - t), ch, font=font, fill=255)
+    _, top, _, bottom = probe.getbbox(ch)
+    font = probe.font_variant(size=max(4, round(200 * height / max(1, bottom - top))))
+    left, top, right, bottom = font.getbbox(ch)
+    mask = Image.new("L", (right - left + 2, bottom - top + 2), 0)
+    ImageDraw.Draw(mask).text((1 - left, 1 - top), ch, font=font, fill=255)
     return mask.crop(mask.getbbox() or (0, 0, 1, 1))
 
 
@@ -118,9 +118,9 @@ def draw_suit(image: Image.Image, suit: Suit, cx: float, cy: float, size: float,
         # on a flared stem.
         hx, hy = _HEART_X, _HEART_Y
         if suit is Suit.HEARTS:
-            draw.polygon([P(x, y) for x, y in zip(hx, hy)], fill=fill)
+            draw.polygon([P(x, y) for x, y in zip(hx, hy, strict=True)], fill=fill)
             return cx - sx, cy - s, cx + sx, cy + s
-        body = [P(x, -y * 0.78 - 0.22) for x, y in zip(hx, hy)]  # point up, body over y -1..0.56
+        body = [P(x, -y * 0.78 - 0.22) for x, y in zip(hx, hy, strict=True)]  # point up, body over y -1..0.56
         draw.polygon(body, fill=fill)
         draw.polygon([P(0, 0.1), P(0.34, 1.0), P(-0.34, 1.0)], fill=fill)
         return cx - sx, cy - s, cx + sx, cy + s
@@ -175,23 +175,24 @@ def _stem(P, sh: dict, top: float) -> list:
     ts = np.linspace(0, 1, 12)
     half = neck + (foot - neck) * (ts ** (1 + 2.5 * k))
     ys = top + (1 - top) * ts
-    return [P(h, y) for h, y in zip(half, ys)] + [P(-h, y) for h, y in zip(half[::-1], ys[::-1])]
+    return ([P(h, y) for h, y in zip(half, ys, strict=True)]
+            + [P(-h, y) for h, y in zip(half[::-1], ys[::-1], strict=True)])
 
 
 def _draw_shaped_suit(draw: ImageDraw.ImageDraw, suit: Suit, P, sh: dict, fill) -> None:
     hx, hy = _HEART_X, _HEART_Y
     if suit is Suit.HEARTS:
-        draw.polygon([P(x * sh["heart_w"], y) for x, y in zip(hx, hy)], fill=fill)
+        draw.polygon([P(x * sh["heart_w"], y) for x, y in zip(hx, hy, strict=True)], fill=fill)
     elif suit is Suit.SPADES:
         bh = sh["spade_h"]
-        body = [P(x * sh["spade_w"], -1 + (1 - y) / 2 * 2 * bh) for x, y in zip(hx, hy)]
+        body = [P(x * sh["spade_w"], -1 + (1 - y) / 2 * 2 * bh) for x, y in zip(hx, hy, strict=True)]
         draw.polygon(body, fill=fill)
         draw.polygon(_stem(P, sh, -1 + 2 * bh - 0.35), fill=fill)
     elif suit is Suit.DIAMONDS:
         w, bow = sh["diamond_w"], sh["diamond_bow"]
         corners = [(0, -1), (w, 0), (0, 1), (-w, 0)]
         pts = []
-        for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1]):
+        for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1], strict=True):
             mx, my = (x0 + x1) / 2, (y0 + y1) / 2
             # bow the side towards the centre
             cxp, cyp = mx * (1 - bow * 4), my * (1 - bow * 4)

@@ -38,12 +38,14 @@ def read_gimp_pattern(path: Path) -> np.ndarray:
 def smooth_noise(rng: np.random.Generator, size: int, cells: int) -> np.ndarray:
     """Value noise in [0, 1]: random cells upsampled with cubic interpolation."""
     grid = rng.random((cells + 3, cells + 3)).astype(np.float32)
-    big = cv2.resize(grid, (size + size * 3 // cells, size + size * 3 // cells), interpolation=cv2.INTER_CUBIC)
+    side = size + size * 3 // cells
+    big = cv2.resize(grid, (side, side), interpolation=cv2.INTER_CUBIC)
     o = size // cells
     return np.clip(big[o:o + size, o:o + size], 0, 1)
 
 
-def fractal(rng: np.random.Generator, size: int, base: int = 4, octaves: int = 5, gain: float = 0.5) -> np.ndarray:
+def fractal(rng: np.random.Generator, size: int, base: int = 4, octaves: int = 5,
+            gain: float = 0.5) -> np.ndarray:
     out = np.zeros((size, size), np.float32)
     amp, total = 1.0, 0.0
     for k in range(octaves):
@@ -55,7 +57,8 @@ def fractal(rng: np.random.Generator, size: int, base: int = 4, octaves: int = 5
 
 def _muted(rng: np.random.Generator) -> np.ndarray:
     """A household fabric colour (BGR): any hue, mostly low saturation, dark to light."""
-    hsv = np.uint8([[[rng.integers(0, 180), rng.uniform(15, 150) if rng.random() < 0.8 else rng.uniform(150, 230),
+    hsv = np.uint8([[[rng.integers(0, 180),
+                      rng.uniform(15, 150) if rng.random() < 0.8 else rng.uniform(150, 230),
                       rng.uniform(30, 230)]]])
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
 

@@ -40,7 +40,8 @@ def _rsvg(path: str, element: str | None, zoom: float,
         cmd += ["-i", element]
     if window:
         x0, y0, x1, y1 = window
-        cmd += [f"--page-width={x1 - x0}px", f"--page-height={y1 - y0}px", f"--left={-x0}px", f"--top={-y0}px"]
+        cmd += [f"--page-width={x1 - x0}px", f"--page-height={y1 - y0}px",
+                f"--left={-x0}px", f"--top={-y0}px"]
     res = subprocess.run([*cmd, path], capture_output=True, check=False)
     if res.returncode != 0 or not res.stdout:
         raise RuntimeError(f"rsvg-convert failed on {path} #{element}: {res.stderr.decode()[:200]}")

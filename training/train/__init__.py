@@ -1,1 +1,2 @@
-"""Training: the networks fitted and exported (Ultralytics, torch), offline, with their augmentations and ONNX tools."""
+"""Training: the networks fitted and exported (Ultralytics, torch), offline, with their augmentations
+and ONNX tools."""

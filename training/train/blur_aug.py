@@ -6,7 +6,7 @@ at the top but below the card line are mostly blurred hard; and the real tuning 
 against 98.8% as taken, with the detector boxing every missed index and the classifier reading it
 wrong or unsure (docs/experiments, "Blurred photos"). The renders blur whole scenes, so an index
 is blurred in proportion to the photo, mostly lightly; here each crop is blurred in proportion to
-itself, up to the blur a person can still read (``training.synth.scene.MAX_BLUR_PER_INDEX_PX`` of
+itself, up to the blur a person can still read (``training.synth.legibility.MAX_BLUR_PER_INDEX_PX`` of
 the index's height), so heavily blurred indices of every design and of the real crops are seen.
 
 Pure numpy + OpenCV, like :mod:`training.train.glyph_aug`; the trainer wraps it for PIL images
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from training.synth.legibility import MAX_BLUR_PER_INDEX_PX
 from training.synth.photo import motion_kernel
-from training.synth.scene import MAX_BLUR_PER_INDEX_PX
 
 INDEX_SHARE = 0.7
 """About how much of a training crop's side its index takes (the crops grow the index box by
@@ -49,7 +49,8 @@ class CameraBlur:
         return blur_as_camera(img, sigma, rng, self.motion_share)
 
 
-def blur_as_camera(img: np.ndarray, sigma: float, rng: np.random.Generator, motion_share: float) -> np.ndarray:
+def blur_as_camera(img: np.ndarray, sigma: float, rng: np.random.Generator,
+                   motion_share: float) -> np.ndarray:
     """``img`` blurred by ``sigma`` px as a camera blurs: a motion streak at a random angle (its
     length ``sigma`` x sqrt(12), which spreads as far) with chance ``motion_share``, else defocus
     (a Gaussian). Also :func:`training.data.scene_pack.camera_blur`, for whole scenes."""

@@ -30,12 +30,14 @@ DEFAULT_DEPTH, DEFAULT_WIDTH = 0.5, 0.25
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.train.classifier", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m training.train.classifier",
+                                description=__doc__.splitlines()[0])
     add_common_args(p, imgsz=64, epochs=20, batch=128)
     p.add_argument("--glyph-aug", action="store_true",
                    help="elastic warp and stroke weight on training crops (training.train.glyph_aug)")
     p.add_argument("--blur-aug", action="store_true",
-                   help="defocus and motion blur on training crops, up to the legible limit (training.train.blur_aug)")
+                   help="defocus and motion blur on training crops, up to the legible limit "
+                        "(training.train.blur_aug)")
     a = p.parse_args(argv)
     depth, width = a.depth or DEFAULT_DEPTH, a.width or DEFAULT_WIDTH
     classes = sorted(d.name for d in (Path(a.data) / "train").iterdir() if d.is_dir())
@@ -43,7 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     yaml_path = scaled_model_yaml("yolo11-cls.yaml", depth, width, 1024, nc=len(classes),
                                   out=run_dir.parent / f"{run_dir.name}.yaml")
     best = train_or_resume(
-        yaml_path, run_dir, a.resume, a.init, trainer=crop_aug_trainer(a.seed, glyph=a.glyph_aug, blur=a.blur_aug),
+        yaml_path, run_dir, a.resume, a.init,
+        trainer=crop_aug_trainer(a.seed, glyph=a.glyph_aug, blur=a.blur_aug),
         data=a.data, imgsz=a.imgsz, epochs=a.epochs, batch=a.batch, workers=a.workers,
         device=pick_device(a.device), seed=a.seed, fraction=a.fraction, optimizer=a.optimizer, lr0=a.lr0,
         warmup_epochs=a.warmup_epochs, time=a.hours,

@@ -47,7 +47,8 @@ def pick_device(requested: str | None) -> str:
 
 
 def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batch: int) -> None:
-    p.add_argument("--data", required=True, help="dataset (detect: data.yaml; classify: folder with train/val)")
+    p.add_argument("--data", required=True,
+                   help="dataset (detect: data.yaml; classify: folder with train/val)")
     # Absolute: Ultralytics puts a relative project under its own runs folder (runs/classify/runs/NAME),
     # where resuming and exporting would not find the run.
     p.add_argument("--project", type=lambda s: str(Path(s).resolve()), default=str(PROJECT_ROOT / "runs"),
@@ -61,13 +62,15 @@ def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batc
                    help="train for this long instead of --epochs (the schedule is fitted to it)")
     p.add_argument("--batch", type=int, default=batch, help="batch size")
     p.add_argument("--workers", type=int, default=2,
-                   help="data-loader processes on a GPU (on the CPU Ultralytics loads in the training process)")
+                   help="data-loader processes on a GPU "
+                        "(on the CPU Ultralytics loads in the training process)")
     p.add_argument("--device", default=None, help="cpu, 0, ... (default: GPU if lent, else CPU)")
     p.add_argument("--depth", type=float, required=False, help="compound depth multiple")
     p.add_argument("--width", type=float, required=False, help="compound width multiple")
     p.add_argument("--resume", action="store_true", help="continue the run's last.pt checkpoint")
     p.add_argument("--init", default=None,
-                   help="fine-tune from these weights: our own .pt checkpoint, or a shipped .onnx (rebuilt, training.train.onnx_init)")
+                   help="fine-tune from these weights: our own .pt checkpoint, or a shipped .onnx "
+                        "(rebuilt, training.train.onnx_init)")
     p.add_argument("--fraction", type=float, default=1.0, help="use this fraction of the training set")
     p.add_argument("--export-to", default=None, help="ONNX path to write when done (default under models/)")
     p.add_argument("--no-export", action="store_true", help="train only")
@@ -117,8 +120,8 @@ def train_or_resume(model_yaml: Path, run_dir: Path, resume: bool, init: str | N
             from training.train.onnx_init import rebuild, save_checkpoint, training_images
 
             rebuilt = run_dir.parent / f"{run_dir.name}-init.pt"
-            save_checkpoint(rebuild(Path(init), training_images(train_args["data"]), train_args.get("seed", 0)),
-                            rebuilt, Path(init))
+            from_onnx = rebuild(Path(init), training_images(train_args["data"]), train_args.get("seed", 0))
+            save_checkpoint(from_onnx, rebuilt, Path(init))
             init = str(rebuilt)
         # Ultralytics keeps a loaded checkpoint's weights only when pretrained is true.
         model = YOLO(str(init or model_yaml))

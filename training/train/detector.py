@@ -29,11 +29,13 @@ DEFAULT_DEPTH, DEFAULT_WIDTH = 0.33, 0.125
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m training.train.detector", description=__doc__.splitlines()[0])
     add_common_args(p, imgsz=480, epochs=30, batch=16)
-    p.add_argument("--mosaic", type=float, default=0.5, help="mosaic probability (cards cut by tiles add hard cases)")
+    p.add_argument("--mosaic", type=float, default=0.5,
+                   help="mosaic probability (cards cut by tiles add hard cases)")
     a = p.parse_args(argv)
     depth, width = a.depth or DEFAULT_DEPTH, a.width or DEFAULT_WIDTH
     run_dir = Path(a.project) / (a.name or "detector")
-    yaml_path = scaled_model_yaml("yolo11.yaml", depth, width, 1024, nc=1, out=run_dir.parent / f"{run_dir.name}.yaml")
+    yaml_path = scaled_model_yaml("yolo11.yaml", depth, width, 1024, nc=1,
+                                  out=run_dir.parent / f"{run_dir.name}.yaml")
     best = train_or_resume(
         yaml_path, run_dir, a.resume, a.init,
         data=a.data, imgsz=a.imgsz, epochs=a.epochs, batch=a.batch, workers=a.workers,

@@ -36,7 +36,8 @@ def rewrite_dfl(model):
     softmax = next((n for n in graph.node if n.op_type == "Softmax" and "dfl" in n.name
                     and any(at.name == "axis" and at.i == 1 for at in n.attribute)), None)
     transpose = by_output.get(softmax.input[0]) if softmax is not None else None
-    conv = next((n for n in graph.node if n.op_type == "Conv" and softmax.output[0] in n.input), None) if softmax else None
+    conv = (next((n for n in graph.node if n.op_type == "Conv" and softmax.output[0] in n.input), None)
+            if softmax else None)
     if transpose is None or transpose.op_type != "Transpose" or conv is None or \
             [list(at.ints) for at in transpose.attribute if at.name == "perm"] != [[0, 2, 1, 3]]:
         raise NotADflDetector("no DFL block Transpose(0, 2, 1, 3) -> Softmax(axis=1) -> Conv "
@@ -53,8 +54,8 @@ def rewrite_dfl(model):
     new = [
         helper.make_node("Transpose", [transpose.input[0]], [f"{name}_bins_last"], name=f"{name}_bins_last",
                          perm=[0, 1, 3, 2]),
-        helper.make_node("Softmax", [f"{name}_bins_last"], [f"{softmax.name}_last"], name=f"{softmax.name}_last",
-                         axis=-1),
+        helper.make_node("Softmax", [f"{name}_bins_last"], [f"{softmax.name}_last"],
+                         name=f"{softmax.name}_last", axis=-1),
         helper.make_node("Reshape", [weight.name, bins_shape.name], [f"{weight.name}__bins_last"],
                          name=f"{conv.name}_bins_last"),
         helper.make_node("MatMul", [f"{softmax.name}_last", f"{weight.name}__bins_last"], [conv.output[0]],
@@ -65,7 +66,8 @@ def rewrite_dfl(model):
         graph.node.remove(old)
     for i, node in enumerate(new):
         graph.node.insert(at + i, node)
-    stale = [v for v in graph.value_info if v.name in (conv.output[0], softmax.output[0], transpose.output[0])]
+    replaced = (conv.output[0], softmax.output[0], transpose.output[0])
+    stale = [v for v in graph.value_info if v.name in replaced]
     for v in stale:  # shapes recorded for the old layout
         graph.value_info.remove(v)
     return model

@@ -64,7 +64,8 @@ def half_weights(src: Path, dst: Path) -> tuple[int, int]:
         old, stored = init.name, f"{init.name}{HALF_SUFFIX}"
         init.CopyFrom(numpy_helper.from_array(arr.astype(np.float16), stored))
         renamed[old] = f"{stored}__f32"
-        casts.append(helper.make_node("Cast", [stored], [renamed[old]], to=TensorProto.FLOAT, name=f"{stored}__cast"))
+        casts.append(helper.make_node("Cast", [stored], [renamed[old]], to=TensorProto.FLOAT,
+                                      name=f"{stored}__cast"))
     if not renamed:
         raise ValueError(f"{src}: no float32 weights of {MIN_ELEMENTS} or more elements to store")
     for node in graph.node:
@@ -89,7 +90,8 @@ def _copy_sidecar(src: Path, dst: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.train.half_weights", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m training.train.half_weights",
+                                description=__doc__.split("\n\n")[0])
     p.add_argument("src", type=Path, help="ONNX model with float32 weights")
     p.add_argument("dst", type=Path, help="where to write the model with float16 weights")
     a = p.parse_args(argv)

@@ -9,6 +9,7 @@ font named ``Arial.ttf``, and switch off online features. Call
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -44,7 +45,7 @@ def prepare_offline(config_dir: str | Path | None = None) -> Path:
             font = next((f for f in _FONT_CANDIDATES if Path(f).exists()), None)
             if font is None:
                 raise FileNotFoundError("no Debian TrueType font found; run scripts/setup.sh")
-            _write_aside(target, lambda part: shutil.copyfile(font, part))
+            _write_aside(target, functools.partial(shutil.copyfile, font))
     settings = cfg / "Ultralytics" / "settings.json"
     data = json.loads(settings.read_text()) if settings.exists() else {}
     data.update(sync=False, hub=False, clearml=False, comet=False, dvc=False, mlflow=False,

@@ -40,7 +40,8 @@ CALIB_CHUNK = 16
 
 
 def _onnx_weights(path: Path) -> dict[str, np.ndarray]:
-    """The model's weights by name, as float32 also where they are stored halved (training.train.half_weights)."""
+    """The model's weights by name, as float32 also where they are stored halved
+    (training.train.half_weights)."""
     import onnx
     from onnx import numpy_helper
 
@@ -93,10 +94,12 @@ def _calibration_batch(files: list[Path], imgsz: int, n: int, seed: int) -> np.n
 
 
 def rebuild(onnx_path: Path, calib: list[Path] | None = None, seed: int = 0, n_calib: int = CALIB_IMAGES):
-    """The Ultralytics model (``ultralytics.YOLO``) with the ONNX model's weights and recalibrated BatchNorms."""
+    """The Ultralytics model (``ultralytics.YOLO``) with the ONNX model's weights and recalibrated
+    BatchNorms."""
     meta = json.loads(onnx_path.with_suffix(".json").read_text())
     if "ensemble" in meta:
-        raise ValueError(f"{onnx_path}: two classifiers joined in one file; fine-tune each of {meta['ensemble']}")
+        raise ValueError(f"{onnx_path}: two classifiers joined in one file; "
+                         f"fine-tune each of {meta['ensemble']}")
     prepare_offline()
     import torch
     from ultralytics import YOLO
@@ -132,7 +135,8 @@ def rebuild(onnx_path: Path, calib: list[Path] | None = None, seed: int = 0, n_c
     bns = {f"{name}.bn.{p}" for name in convs for p in ("weight", "bias")}
     missing = [k for k, _ in net.named_parameters() if k not in loaded and k not in bns]
     if missing:
-        raise ValueError(f"{onnx_path}: no ONNX weights for {missing[:5]}: not the architecture its sidecar names")
+        raise ValueError(f"{onnx_path}: no ONNX weights for {missing[:5]}: "
+                         "not the architecture its sidecar names")
 
     # Calibrate: per-channel mean and variance of each conv's output (before its bias), over
     # the calibration images in chunks (sums of x and x^2 per channel).
@@ -192,11 +196,13 @@ def max_difference(onnx_path: Path, yolo, imgsz: int, seed: int = 1) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m training.train.onnx_init", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m training.train.onnx_init",
+                                description=__doc__.splitlines()[0])
     p.add_argument("onnx", type=Path, help="shipped model (its .json sidecar beside it)")
     p.add_argument("out", type=Path, help="checkpoint to write (.pt), for --init")
     p.add_argument("--calib", default=None,
-                   help="training data to recalibrate BatchNorm on (classify folder or detect data.yaml); default: noise")
+                   help="training data to recalibrate BatchNorm on "
+                        "(classify folder or detect data.yaml); default: noise")
     p.add_argument("--seed", type=int, default=0)
     a = p.parse_args(argv)
     try:

@@ -11,7 +11,8 @@ Every tensor of the checkpoints' networks is averaged, BatchNorm running statist
 ingredients' statistics are near one another; measuring the soup's own on training crops read
 worse). The checkpoints must be one architecture: same parameter names and shapes, same classes.
 
-    python -m training.train.soup runs/a/weights/best.pt runs/b/weights/best.pt --out runs/export/classifier-soup.onnx
+    python -m training.train.soup runs/a/weights/best.pt runs/b/weights/best.pt \\
+        --out runs/export/classifier-soup.onnx
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def average_checkpoints(paths: list[Path]) -> dict:
     nets = [_network(c) for c in checkpoints]
     states = [n.state_dict() for n in nets]
     first = states[0]
-    for path, net, state in zip(paths[1:], nets[1:], states[1:]):
+    for path, net, state in zip(paths[1:], nets[1:], states[1:], strict=True):
         if state.keys() != first.keys() or any(state[k].shape != first[k].shape for k in first):
             raise ValueError(f"{path} is not the same network as {paths[0]}")
         if net.names != nets[0].names:
@@ -55,7 +56,8 @@ def average_checkpoints(paths: list[Path]) -> dict:
 
 
 def architecture(checkpoint: dict) -> dict:
-    """Task, depth and width of a checkpoint's network, for the sidecar (``training.train.onnx_init`` reads them)."""
+    """Task, depth and width of a checkpoint's network, for the sidecar (``training.train.onnx_init``
+    reads them)."""
     from ultralytics.nn.tasks import guess_model_task
 
     net = checkpoint["model"]
@@ -66,7 +68,8 @@ def architecture(checkpoint: dict) -> dict:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m training.train.soup", description=__doc__.split("\n\n")[0])
     p.add_argument("checkpoints", nargs="+", type=Path, help="Ultralytics .pt checkpoints of one network")
-    p.add_argument("--out", required=True, type=Path, help="the ONNX model to write (its .json sidecar beside it)")
+    p.add_argument("--out", required=True, type=Path,
+                   help="the ONNX model to write (its .json sidecar beside it)")
     p.add_argument("--checkpoint", type=Path, default=None,
                    help="where to keep the soup as a checkpoint, to fine-tune or export again "
                         "(default: runs/soup/<out's name>.pt)")
