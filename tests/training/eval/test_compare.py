@@ -25,8 +25,10 @@ from vision.evaluate import evaluate, load_labelled
 
 def test_comparison_pairs_the_photos_and_counts_the_photos_fixed_and_broken(csv_set):
     photos = load_labelled(csv_set)
-    old = evaluate(photos, _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S 4C", "c.jpg": "9H 10H JH QH"}), "x")
-    new = evaluate(photos, _reader({"a.jpg": "5H 5D 5S", "b.jpg": "AS 2S 3S 4S", "c.jpg": "9H 10H JH QH KH"}), "x")
+    old = evaluate(photos, _reader({"a.jpg": "5H 5D 5S JC", "b.jpg": "AS 2S 3S 4C",
+                                    "c.jpg": "9H 10H JH QH"}), "x")
+    new = evaluate(photos, _reader({"a.jpg": "5H 5D 5S", "b.jpg": "AS 2S 3S 4S",
+                                    "c.jpg": "9H 10H JH QH KH"}), "x")
     diff = compare(new, old, "old models")
     assert diff.card_delta == pytest.approx(1 / 13)  # 4S and KH found, JC lost
     assert diff.hand_delta == pytest.approx(1 / 3)
@@ -44,13 +46,16 @@ def test_a_gain_on_one_deck_and_a_loss_on_another_show_apart_deck_by_deck(tmp_pa
                               ("s3", "kde-standard", ["6D", "7D"]), ("s4", "kde-standard", ["8D", "9D"])):
         _synth_scene(tmp_path, name, cards, deck=deck)
     photos = load_labelled(tmp_path)
-    old = evaluate(photos, _reader({"s1.jpg": "2S 3C", "s2.jpg": "4C 5C", "s3.jpg": "6D 7D", "s4.jpg": "8D 9D"}), "x")
-    new = evaluate(photos, _reader({"s1.jpg": "2C 3C", "s2.jpg": "4C 5C", "s3.jpg": "6D", "s4.jpg": "8D 9D"}), "x")
+    old = evaluate(photos, _reader({"s1.jpg": "2S 3C", "s2.jpg": "4C 5C",
+                                    "s3.jpg": "6D 7D", "s4.jpg": "8D 9D"}), "x")
+    new = evaluate(photos, _reader({"s1.jpg": "2C 3C", "s2.jpg": "4C 5C",
+                                    "s3.jpg": "6D", "s4.jpg": "8D 9D"}), "x")
     assert compare(new, old, "shipped").card_delta == 0.0
     decks = compare_by_deck(new, old, "shipped")
     assert list(decks) == ["gnome-plastic", "kde-standard"]
     gnome, kde = decks["gnome-plastic"], decks["kde-standard"]
-    assert gnome.card_delta == pytest.approx(1 / 4) and (gnome.fixed, gnome.broken, gnome.false_delta) == (1, 0, -1)
+    assert gnome.card_delta == pytest.approx(1 / 4)
+    assert (gnome.fixed, gnome.broken, gnome.false_delta) == (1, 0, -1)
     assert kde.card_delta == pytest.approx(-1 / 4) and (kde.fixed, kde.broken, kde.false_delta) == (0, 1, 0)
     table = deck_comparison_table(decks)
     assert "against shipped, by deck" in table
@@ -116,8 +121,8 @@ def test_synthetic_scenes_break_down_by_layout(tmp_path):
     for name, layout, cards in (("s1", "row", ["2C", "3C"]), ("s2", "fan", ["4C", "5C"]),
                                 ("s3", "fan", ["6D", "7D"])):
         _synth_scene(tmp_path, name, cards, scene_type=layout)
-    report = evaluate(load_labelled(tmp_path), _reader({"s1.jpg": "2C 3C", "s2.jpg": "4C",  # 5C missed in a fan
-                                                        "s3.jpg": "6D 7D"}), "synth")
+    read = _reader({"s1.jpg": "2C 3C", "s2.jpg": "4C", "s3.jpg": "6D 7D"})  # 5C missed in a fan
+    report = evaluate(load_labelled(tmp_path), read, "synth")
     layouts = by_layout(report)
     assert list(layouts) == ["fan", "row"]
     assert layouts["fan"].card_accuracy == pytest.approx(3 / 4)
@@ -139,8 +144,9 @@ def test_photos_of_a_show_are_measured_apart_from_bigger_scenes(tmp_path):
     for name, cards in (("show1", "5H 5D 5S JC 10H"), ("show2", "AS 2S 3S 4S"),
                         ("pegging", "2C 3C 4C 5C 6D 7D 8D")):
         _synth_scene(tmp_path, name, cards.split())
-    report = evaluate(load_labelled(tmp_path), _reader({"show1.jpg": "5H 5D 5S JC 10H", "show2.jpg": "AS 2S 3S 4S",
-                                                        "pegging.jpg": "2C 3C 4C 5C 6D 7D"}), "synth")  # 8D missed
+    read = _reader({"show1.jpg": "5H 5D 5S JC 10H", "show2.jpg": "AS 2S 3S 4S",
+                    "pegging.jpg": "2C 3C 4C 5C 6D 7D"})  # 8D missed
+    report = evaluate(load_labelled(tmp_path), read, "synth")
     groups = by_cards_in_view(report)
     assert list(groups) == ["up to 5 (a show)", "6 or more"]
     assert groups["up to 5 (a show)"].card_accuracy == 1.0 and groups["up to 5 (a show)"].hand_accuracy == 1.0

@@ -4,10 +4,9 @@ from pathlib import Path
 
 import pytest
 
-SAMPLE = Path(__file__).resolve().parents[3] / "sample_images" / "row-on-a-wood-table.jpg"
-
-
 from vision.config import MODELS_DIR
+
+SAMPLE = Path(__file__).resolve().parents[3] / "sample_images" / "row-on-a-wood-table.jpg"
 
 
 @pytest.mark.skipif(not (MODELS_DIR / "detector.onnx").exists(), reason="the shipped models are not there")

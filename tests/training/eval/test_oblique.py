@@ -1,4 +1,5 @@
-"""Photos made at a slant: the same cards as a seated player takes them, the phone pitched towards the far side."""
+"""Photos made at a slant: the same cards as a seated player takes them, the phone pitched towards
+the far side."""
 
 import json
 
@@ -35,7 +36,8 @@ def test_a_slant_makes_the_far_side_smaller_than_the_near_side():
     ys = np.flatnonzero((out > 240).all(axis=2).any(axis=1))
     far, near = ys[ys < out.shape[0] / 2], ys[ys >= out.shape[0] / 2]
     assert len(far) < len(near)  # the far band is foreshortened
-    assert white_width(out, slice(far.min(), far.max() + 1)) < white_width(out, slice(near.min(), near.max() + 1))
+    far_width = white_width(out, slice(far.min(), far.max() + 1))
+    assert far_width < white_width(out, slice(near.min(), near.max() + 1))
     assert np.abs(out[0, 0].astype(int) - (40, 110, 30)).max() <= 1  # a corner it uncovered: felt
 
 

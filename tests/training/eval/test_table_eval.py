@@ -29,7 +29,7 @@ def test_a_composite_is_one_12_mp_photo_of_the_tables_cards_none_repeated(player
 @needs_real
 def test_each_tile_of_a_composite_is_one_group_lying_apart_from_the_others():
     table = compose(REAL, 2, np.random.default_rng(0))
-    box = dict((str(card), b) for card, b in table.boxes)
+    box = {str(card): b for card, b in table.boxes}
     groups = [[box[str(c)] for c in group] for group in table.truth.groups]
     spans = [(min(b[0] for b in g), max(b[2] for b in g), min(b[1] for b in g), max(b[3] for b in g))
              for g in groups]
@@ -63,7 +63,8 @@ def test_a_table_read_as_laid_is_right_in_groups_cards_and_counts():
 
 
 def test_a_misread_card_is_cards_wrong_but_groups_right():
-    detections, boxes = _table(["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8C", "9S", "10S", "JS", "KS", "5D"])
+    misread = ["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8C", "9S", "10S", "JS", "KS", "5D"]
+    detections, boxes = _table(misread)
     result = judge(detections, 2, TRUTH, boxes, "render 2p-row", 0.1)
     assert (result.groups_right, result.cards_right) == (True, False)
 

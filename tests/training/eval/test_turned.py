@@ -39,7 +39,8 @@ def test_a_turn_of_other_angles_holds_the_whole_photo_on_the_table_s_colour():
     side = (300 + 400) / np.sqrt(2)
     assert abs(diagonal.shape[0] - side) <= 2 and abs(diagonal.shape[1] - side) <= 2
     assert np.abs(diagonal[0, 0].astype(int) - (40, 110, 30)).max() <= 1  # a corner it uncovered: felt
-    assert (diagonal[..., 1] == 0).sum() == pytest.approx((img[..., 1] == 0).sum(), rel=0.2)  # the index is all there
+    # The index is all there.
+    assert (diagonal[..., 1] == 0).sum() == pytest.approx((img[..., 1] == 0).sum(), rel=0.2)
     assert (diagonal > 240).all(axis=2).sum() == pytest.approx((img > 240).all(axis=2).sum(), rel=0.1)
 
 
@@ -71,4 +72,5 @@ def test_eval_reads_the_sample_photos_turned(capsys):
     assert main(["sample_images", "--turn", "90", "--json"]) == 0
     (figures,) = json.loads(capsys.readouterr().out)
     assert figures["name"].endswith("turned 90 degrees") and figures["photos"] == 5
-    assert figures["card_accuracy"] >= 0.9  # a quarter turn: the cards lie as a player across the table sees them
+    # A quarter turn: the cards lie as a player across the table sees them.
+    assert figures["card_accuracy"] >= 0.9

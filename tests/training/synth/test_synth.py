@@ -28,19 +28,11 @@ from training.synth.export import (
     render_sample,
     yolo_lines,
 )
+from training.synth.layouts import SCENE_TYPES, TableProps, make_scene
+from training.synth.legibility import index_across, index_height, legible
 from training.synth.photo import Focus, develop
 from training.synth.props import cribbage_board
-from training.synth.scene import (
-    SCENE_TYPES,
-    TableProps,
-    index_across,
-    index_height,
-    labels,
-    legible,
-    make_camera,
-    make_scene,
-    render,
-)
+from training.synth.scene import labels, make_camera, render
 
 TRAIN_DECK = "proc-classic"
 HELD_OUT_PROC = "proc-slab"
@@ -152,7 +144,8 @@ def test_procedural_deck_index_boxes_hold_ink_on_paper(deck):
 
 def test_a_suit_font_deck_draws_that_fonts_club_and_spade():
     from scorer.cards import Suit
-    from training.synth.procedural import PROCEDURAL_DECKS, _glyph_mask, pip_style
+    from training.synth.procedural import PROCEDURAL_DECKS
+    from training.synth.suits import _glyph_mask, pip_style
 
     spec = next(d for d in PROCEDURAL_DECKS if d.name == "proc-opensans")
     style = pip_style(spec.params)
@@ -187,12 +180,15 @@ def test_every_drawn_suit_shape_keeps_club_and_spade_apart():
     from PIL import Image
 
     from scorer.cards import Suit
-    from training.synth.procedural import draw_suit, random_suit_shape
+    from training.synth.suits import draw_suit, random_suit_shape
 
     def mask(suit, shape):
         img = Image.new("RGBA", (64, 64), (0, 0, 0, 0))
         draw_suit(img, suit, 32, 32, 56, (0, 0, 0, 255), shape=shape)
         return np.asarray(img)[:, :, 3].astype(float) / 255
+
+    def top_rows(m):
+        return m[: 20].sum(axis=1)
 
     rng = np.random.default_rng(5)
     for k in range(30):
@@ -201,7 +197,6 @@ def test_every_drawn_suit_shape_keeps_club_and_spade_apart():
         assert club.sum() > 200 and spade.sum() > 200
         assert np.abs(club - spade).mean() > 0.015, shape
         # A spade comes to a point at the top; a club's top lobe is round.
-        top_rows = lambda m: m[: 20].sum(axis=1)
         assert top_rows(club)[top_rows(club) > 0][:4].mean() > top_rows(spade)[top_rows(spade) > 0][:4].mean()
 
 
@@ -337,7 +332,8 @@ def test_a_card_whose_indices_are_blurred_past_reading_is_not_required():
         for i in c["indices"]:
             assert i["legible"] == legible(i["height_px"], i["across_px"], 0.0)
             assert i["across_px"] <= i["height_px"]
-            assert i["height_px"] >= max(i["box_xyxy"][2] - i["box_xyxy"][0], i["box_xyxy"][3] - i["box_xyxy"][1]) * 0.7
+            x0, y0, x1, y1 = i["box_xyxy"]
+            assert i["height_px"] >= max(x1 - x0, y1 - y0) * 0.7
 
 
 def test_develop_reports_the_blur_it_put_in():

@@ -31,7 +31,8 @@ def rendered(tmp_path_factory):
     old = os.environ.get("CRIBCOUNT_CACHE")
     os.environ["CRIBCOUNT_CACHE"] = str(cache)
     deckmod._LOADED.clear()
-    render_dataset(out, 2, seed=SEED, split="train", size="320", workers=1, progress=False, crops=False, decks=POOL)
+    render_dataset(out, 2, seed=SEED, split="train", size="320", workers=1, progress=False, crops=False,
+                   decks=POOL)
     yield cache, [json.loads(p.read_text()) for p in sorted(out.rglob("*.json"))]
     if old is None:
         os.environ.pop("CRIBCOUNT_CACHE", None)

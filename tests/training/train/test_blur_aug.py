@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from test_glyph_aug import _glyph
 
-from training.synth.scene import MAX_BLUR_PER_INDEX_PX
+from training.synth.legibility import MAX_BLUR_PER_INDEX_PX
 from training.train.blur_aug import INDEX_SHARE, CameraBlur
 
 

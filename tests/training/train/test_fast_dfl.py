@@ -1,18 +1,20 @@
-"""The detector's box decoding rewritten bins-last: the same boxes, a model rewritten once (training.train.fast_dfl)."""
+"""The detector's box decoding rewritten bins-last: the same boxes, a model rewritten once
+(training.train.fast_dfl)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import numpy as np
-import pytest
-
-onnx = pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
 import onnxruntime as ort
-from onnx import TensorProto, helper, numpy_helper
+import pytest
 
 from training.train.fast_dfl import NotADflDetector, main, rewrite_dfl
 from vision.config import MODELS_DIR
+
+onnx = pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+# After the skip: onnx comes only with the train extra.
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 ANCHORS = 300
 
@@ -21,7 +23,8 @@ def _dfl_model(path: Path) -> Path:
     """The export's DFL alone: (1, 64, a) logits -> (1, 4, a) expected distances."""
     shape4 = numpy_helper.from_array(np.array([1, 4, 16, ANCHORS], np.int64), "shape4")
     shape3 = numpy_helper.from_array(np.array([1, 4, ANCHORS], np.int64), "shape3")
-    bins = numpy_helper.from_array(np.arange(16, dtype=np.float32).reshape(1, 16, 1, 1), "model.23.dfl.conv.weight")
+    bins = numpy_helper.from_array(np.arange(16, dtype=np.float32).reshape(1, 16, 1, 1),
+                                   "model.23.dfl.conv.weight")
     nodes = [
         helper.make_node("Reshape", ["x", "shape4"], ["r"], name="/model.23/dfl/Reshape"),
         helper.make_node("Transpose", ["r"], ["t"], name="/model.23/dfl/Transpose", perm=[0, 2, 1, 3]),
@@ -29,7 +32,8 @@ def _dfl_model(path: Path) -> Path:
         helper.make_node("Conv", ["s", "model.23.dfl.conv.weight"], ["c"], name="/model.23/dfl/conv/Conv"),
         helper.make_node("Reshape", ["c", "shape3"], ["y"], name="/model.23/dfl/Reshape_1"),
     ]
-    graph = helper.make_graph(nodes, "dfl", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 64, ANCHORS])],
+    graph = helper.make_graph(nodes, "dfl",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 64, ANCHORS])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, ANCHORS])],
                               [shape4, shape3, bins])
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(path))

@@ -1,4 +1,5 @@
-"""Weights stored as 16-bit floats: half the file, the same float32 model at run time (training.train.half_weights)."""
+"""Weights stored as 16-bit floats: half the file, the same float32 model at run time
+(training.train.half_weights)."""
 
 from __future__ import annotations
 
@@ -6,13 +7,14 @@ import json
 from pathlib import Path
 
 import numpy as np
+import onnxruntime as ort
 import pytest
 
-onnx = pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
-import onnxruntime as ort
-from onnx import TensorProto, helper, numpy_helper
-
 from training.train.half_weights import MIN_ELEMENTS, half_weights, main
+
+onnx = pytest.importorskip("onnx", reason="the train extra (onnx) is not installed")
+# After the skip: onnx comes only with the train extra.
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
 
 def _dense_model(path: Path, rows: int = 64, cols: int = 32) -> Path:

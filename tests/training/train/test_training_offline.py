@@ -182,9 +182,9 @@ def test_the_crop_aug_trainer_changes_training_crops_only(tiny_set, tmp_path, gl
     from training.train.offline import prepare_offline
 
     prepare_offline()
-    trainer = crop_aug_trainer(seed=0, glyph=glyph, blur=blur)(overrides=dict(
-        model="yolo11n-cls.yaml", data=str(tiny_set / "cls"), imgsz=32, device="cpu", workers=0,
-        project=str(tmp_path), name="aug", plots=False))
+    overrides = {"model": "yolo11n-cls.yaml", "data": str(tiny_set / "cls"), "imgsz": 32, "device": "cpu",
+                 "workers": 0, "project": str(tmp_path), "name": "aug", "plots": False}
+    trainer = crop_aug_trainer(seed=0, glyph=glyph, blur=blur)(overrides=overrides)
     train = trainer.build_dataset(str(tiny_set / "cls" / "train"), "train")
     val = trainer.build_dataset(str(tiny_set / "cls" / "val"), "val")
     ours = train.torch_transforms.transforms[0]
@@ -213,13 +213,15 @@ def test_training_on_the_cpu_computes_on_every_core(tiny_set, tmp_path):
     use_every_core(model)
     torch.set_num_threads(1)
     # Ultralytics' own choice on picking the CPU is cpu_count - 1 threads; the callback must win.
-    ClassificationTrainer(overrides=dict(model="yolo11n-cls.yaml", data=str(tiny_set / "cls"), imgsz=32, device="cpu",
-                                         project=str(tmp_path), name="cores", plots=False), _callbacks=model.callbacks)
+    overrides = {"model": "yolo11n-cls.yaml", "data": str(tiny_set / "cls"), "imgsz": 32, "device": "cpu",
+                 "project": str(tmp_path), "name": "cores", "plots": False}
+    ClassificationTrainer(overrides=overrides, _callbacks=model.callbacks)
     assert torch.get_num_threads() == cpu_count()
 
 
 @pytest.mark.parametrize("command", ["training.train.classifier", "training.train.detector"])
-def test_hours_hands_ultralytics_a_time_budget_and_no_budget_without_it(command, tiny_set, tmp_path, monkeypatch):
+def test_hours_hands_ultralytics_a_time_budget_and_no_budget_without_it(command, tiny_set, tmp_path,
+                                                                        monkeypatch):
     import importlib
 
     module = importlib.import_module(command)
