@@ -75,6 +75,7 @@ def tiny_root(tmp_path_factory) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.train
 @pytest.mark.parametrize("model", ["detector", "classifier3", "classifier2", "classifier"])
 def test_each_models_recipe_runs_end_to_end_on_tiny_data(tiny_root: Path, model: str):
     """Renders, harvests, packs, one epoch a run and the export, into a models/ of its own."""

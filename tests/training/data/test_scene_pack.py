@@ -80,6 +80,7 @@ def test_a_folder_that_is_no_mix_is_refused_with_a_message(tmp_path, capsys):
     assert "train.txt" in capsys.readouterr().err
 
 
+@pytest.mark.train
 def test_ultralytics_reads_the_unpacked_pack_with_every_label(mix, tmp_path):
     pytest.importorskip("ultralytics", reason="the train extra (torch, ultralytics) is not installed")
     from ultralytics.data.dataset import YOLODataset

@@ -16,6 +16,8 @@ onnx = pytest.importorskip("onnx", reason="the train extra (onnx) is not install
 # After the skip: onnx comes only with the train extra.
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
+pytestmark = pytest.mark.train
+
 ANCHORS = 300
 
 

@@ -16,6 +16,8 @@ onnx = pytest.importorskip("onnx", reason="the train extra (onnx) is not install
 # After the skip: onnx comes only with the train extra.
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
+pytestmark = pytest.mark.train
+
 
 def _dense_model(path: Path, rows: int = 64, cols: int = 32) -> Path:
     """y = x @ W + b: one weight big enough to halve, one bias too small to."""

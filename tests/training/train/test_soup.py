@@ -13,6 +13,8 @@ import torch
 
 from training.train.soup import architecture, average_checkpoints, main
 
+pytestmark = pytest.mark.train
+
 
 def _checkpoint(folder: Path, name: str, seed: int, width: float = 0.25) -> Path:
     """An untrained classifier saved the way Ultralytics saves one (half precision, no EMA)."""

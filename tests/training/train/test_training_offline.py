@@ -25,6 +25,8 @@ pytest.importorskip("PIL", reason="the synth extra is not installed")
 
 from training.train.offline import PROJECT_ROOT
 
+pytestmark = pytest.mark.train
+
 # Installed into the child as sitecustomize: any connection off the loopback raises,
 # and is written to a log the test reads back.
 _GUARD = textwrap.dedent("""
