@@ -4,7 +4,8 @@
 
 The service runs as in production (``cribcount serve``, a process of its own with its photo workers,
 on a free loopback port), with a soft limit of 1,024 open files (what systemd gives a service) and
-a temp folder of its own, where another user's symlinks are planted before it starts (row 6). With
+temp and runtime folders of its own. Row 6 starts it afresh on each layout of
+``benchmarks/planted_locks.py``: core lock files planted where another local user could. With
 ``--via-proxy`` the probes go through nginx running ``deploy/nginx.conf`` in front of it; with
 ``--url`` they go to a server started elsewhere (rows that need its process tree say n/a). Row 13
 starts a fresh service of its own. Every probe is bounded (at most about a minute, loopback only);
@@ -41,6 +42,7 @@ import httpx
 import psutil
 
 from benchmarks.loadgen import HealthProbe, Server, run_level, stop_group
+from benchmarks.planted_locks import LAYOUTS, Layout, private_locks
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX_CONF = ROOT / "deploy" / "nginx.conf"
@@ -59,12 +61,11 @@ MB = 2**20
 @dataclass(frozen=True)
 class Target:
     """What the probes talk to: a base URL and, where this script started the service, its process
-    tree, its log and the files its temp folder's symlinks point to."""
+    tree and its log."""
 
     base: str
     server: Server | None = None
     log: Path | None = None
-    victims: tuple[Path, ...] = ()
 
     @property
     def address(self) -> tuple[str, int]:
@@ -76,20 +77,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _plant_core_symlinks(tmp: Path, victims: Path) -> tuple[Path, ...]:
-    """Row 6: ``TMPDIR/cribcount-cores/core-N.lock`` as symlinks to files another user owns."""
-    cores = tmp / "cribcount-cores"
-    cores.mkdir(parents=True)
-    victims.mkdir(parents=True)
-    planted = []
-    for core in sorted(os.sched_getaffinity(0)):
-        victim = victims / f"core-{core}.txt"
-        victim.write_text("another user's file: never to be written by the service\n")
-        (cores / f"core-{core}.lock").symlink_to(victim)
-        planted.append(victim)
-    return tuple(planted)
 
 
 def _cli() -> list[str]:
@@ -114,14 +101,19 @@ def _wait_ready(process: subprocess.Popen, url: str, ready_s: float, log: Path) 
 
 
 @contextmanager
-def start_service(folder: Path, open_files: int = SERVICE_FILES) -> Iterator[Target]:
+def start_service(folder: Path, open_files: int = SERVICE_FILES,
+                  env: dict[str, str | None] | None = None) -> Iterator[Target]:
     """``cribcount serve`` on a free loopback port, its soft file limit at ``open_files``, its own
-    temp folder (with symlinks planted), stdout and stderr in a log; yields once it is ready."""
-    victims = _plant_core_symlinks(folder / "tmp", folder / "victims")
+    temp and runtime folders (``env`` sets others, None unsets one), stdout and stderr in a log;
+    yields once it is ready."""
+    folder.mkdir(parents=True, exist_ok=True)
     log = folder / "service.log"
     port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CRIBCOUNT_")}
-    env |= {"TMPDIR": str(folder / "tmp"), "PYTHONUNBUFFERED": "1"}  # log lines as they are written
+    folders = {"TMPDIR": str(folder / "tmp"), "XDG_RUNTIME_DIR": str(folder / "runtime")} | (env or {})
+    for name in {"TMPDIR", "XDG_RUNTIME_DIR"} - set(env or {}):  # its core locks apart from any other's
+        Path(folders[name]).mkdir(mode=0o700)
+    child_env = {k: v for k, v in os.environ.items() if not k.startswith("CRIBCOUNT_") and k not in folders}
+    child_env |= {k: v for k, v in folders.items() if v is not None} | {"PYTHONUNBUFFERED": "1"}
 
     def limit_files() -> None:  # in the child, before exec: the soft limit only, as systemd sets it
         hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
@@ -129,15 +121,15 @@ def start_service(folder: Path, open_files: int = SERVICE_FILES) -> Iterator[Tar
 
     with log.open("wb") as out:
         process = subprocess.Popen([*_cli(), "serve", "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT,
-                                   env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-                                   preexec_fn=limit_files)
+                                   env=child_env, stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True, preexec_fn=limit_files)
     server = Server(process, f"http://127.0.0.1:{port}")
     try:
         t = time.perf_counter()
         _wait_ready(process, f"{server.base}/api/ready", 120, log)
         server.started_s = time.perf_counter() - t
         threading.Thread(target=server.sample_memory, daemon=True).start()
-        yield Target(server.base, server, log, victims)
+        yield Target(server.base, server, log)
     finally:
         server._stop.set()  # the memory sampler
         stop_group(process)
@@ -514,16 +506,32 @@ def row_5(target: Target, _folder: Path) -> Row:
                slowest <= 1 and four.health_p99_ms <= 50 and all(s for s in four.statuses))
 
 
-def row_6(target: Target, _folder: Path) -> Row:
-    if (skip := _needs_process(target)) or not target.victims:
-        return skip or Row("n/a: no core was claimed through a lock file", None)
-    with httpx.Client(timeout=60) as client:
-        statuses = [_post_photo(client, target.base, SAMPLE.read_bytes()).status_code for _ in "12"]
-    written = [v.name for v in target.victims if not v.read_text().startswith("another user's file")]
-    kept = len(target.victims) - len(written)
-    harm = f" ({', '.join(written)} truncated or written)" if written else ""
-    return Row(f"photos {statuses}; {kept}/{len(target.victims)} symlinked files untouched{harm}",
-               not written)
+def probe_layout(layout: Layout, folder: Path) -> tuple[str, bool | None]:
+    """The service started on ``layout`` (planted in ``folder``), two photos sent: (figure, passed).
+    The baseline must also show the service claiming cores in its private folder, so that a probe
+    aimed where the service no longer looks cannot pass."""
+    if layout.as_other_user and os.geteuid() != 0:
+        return f"{layout.name}: n/a (planting as another user needs root)", None
+    planted = layout.plant(folder / "planted")
+    with start_service(folder / "service", env=planted.env) as service:
+        assert service.server is not None
+        with httpx.Client(timeout=60) as client:
+            photos = [_post_photo(client, service.base, SAMPLE.read_bytes()).status_code for _ in "12"]
+        cores = sorted(sorted(p.cpu_affinity()) for p in photo_workers(service.server))
+    kept = sum(v.untouched() for v in planted.victims)
+    locks = private_locks(planted.lock_folder)
+    figure = (f"{layout.name}: photos {photos}, {kept}/{len(planted.victims)} symlinked files untouched, "
+              f"workers on cores {cores}" + (f", {locks} locks in its 0700 folder" if locks else ""))
+    passed = photos == [200, 200] and kept == len(planted.victims)
+    return figure, passed and (locks > 0 or not layout.claims_cores)
+
+
+def row_6(target: Target, folder: Path) -> Row:
+    if skip := _needs_process(target):
+        return skip
+    results = [probe_layout(layout, folder / f"layout-{k}") for k, layout in enumerate(LAYOUTS)]
+    verdicts = [passed for _, passed in results if passed is not None]
+    return Row("; ".join(figure for figure, _ in results), all(verdicts) if verdicts else None)
 
 
 def row_7(target: Target, _folder: Path) -> Row:
@@ -679,7 +687,7 @@ ROWS: dict[int, tuple[str, str, Callable[[Target, Path], Row]]] = {
     3: ("4 idle uploads, a photo every 5 s", ">= 80% of the photos get 200", row_3),
     4: ("/api/discard JSON with 2.5 M cards", "4xx in <= 0.5 s; 8 at once add <= 150 MB", row_4),
     5: ("20 MB multipart of \\r\\n--Bx", "each answered <= 1 s; /api/health p99 <= 50 ms, 4 at once", row_5),
-    6: ("core lock files planted as symlinks", "the symlinked files untouched", row_6),
+    6: ("core lock files planted by another user", "the symlinked files untouched; photos 200", row_6),
     7: ("players=², ٣, 5,000 digits", "4xx JSON with the reason", row_7),
     8: ("a photo worker killed mid-request", "503 with Retry-After; the next 5 photos 200", row_8),
     9: ("PNG with 1.4 M empty chunks", "answered <= 1 s (server and CLI)", row_9),
