@@ -23,7 +23,7 @@ from training.synth.decks import load_deck
 from training.synth.export import choose_deck
 from training.synth.layouts import Item, SceneSpec, _rot, pick_cards
 from training.synth.photo import develop, jpeg
-from training.synth.scene import Camera, _item_corners, _project, labels, make_camera, render
+from training.synth.scene import Camera, _item_corners, _project, labels, render
 
 HAND_STYLES = ("row", "fan", "pile")
 """How a hand lies: cards side by side, turned about a pivot, or overlapping left to right."""
@@ -227,17 +227,28 @@ def make_table_scene(rng: np.random.Generator, deck: str, plan: TablePlan) -> tu
 
 
 def table_camera(rng: np.random.Generator, size: tuple[int, int], items: list[Item]) -> Camera:
-    """The scene's phone camera (:func:`~training.synth.scene.make_camera`), widened or narrowed so
-    every card and the pack fill 85-100% of the frame: a whole-table photo, its indices small."""
-    cam = make_camera(rng, size, items)
+    """A phone held over the middle of the table, tilted 0-30 degrees from straight down, far enough
+    up that every card and the pack fill 85-100% of the frame: a whole-table photo, its indices
+    small. (:func:`~training.synth.scene.make_camera` frames one hand from close by: a table seen
+    from there runs past the horizon.) The photo is mirrored as that camera's is, for the same reason."""
     W, H = size
-    cards = _project(cam.homography, _corners([it for it in items if it.kind in ("face", "back")]))
+    f = (max(W, H) / 2) / math.tan(math.radians(rng.uniform(50, 70)) / 2)
+    tilt = math.radians(rng.uniform(0, 30))
+    table = _corners([it for it in items if it.kind in ("face", "back")])
+    target = (table.min(axis=0) + table.max(axis=0)) / 2
+    dist = f * float((table.max(axis=0) - table.min(axis=0)).max()) / min(W, H)
+    K = np.array([[f, 0, W / 2], [0, f, H / 2], [0, 0, 1]])
+    d = np.array([0, math.sin(tilt), -math.cos(tilt)])
+    B = np.array([[1, 0, 0], [0, -math.cos(tilt), -math.sin(tilt)], d])
+    t = -B @ (np.array([target[0], target[1], 0.0]) - dist * d)
+    seen = np.array([[-1.0, 0, W], [0, 1, 0], [0, 0, 1]]) @ K @ np.c_[B[:, 0], B[:, 1], t]
+    cards = _project(seen, table)
     lo, hi = cards.min(axis=0), cards.max(axis=0)
     room = 1 - 2 * _FRAME_MARGIN
     s = min(W * room / (hi[0] - lo[0]), H * room / (hi[1] - lo[1])) * rng.uniform(0.85, 1.0)
     mid = (lo + hi) / 2
-    fit = np.array([[s, 0, W / 2 - s * mid[0]], [0, s, H / 2 - s * mid[1]], [0, 0, 1.0]])
-    return Camera(fit @ cam.homography, cam.elevation_deg, cam.size)
+    fit = np.array([[s, 0, W / 2 - s * mid[0]], [0, s, H / 2 - s * mid[1]], [0, 0, 1.0]]) @ seen
+    return Camera(fit / fit[2, 2], 90 - math.degrees(tilt), (W, H))
 
 
 def render_table(seed: int, number: int, plan: TablePlan | None = None, deck: str | None = None,
