@@ -1,8 +1,10 @@
 // Small uploads: a phone's 12 MP photo (3-5 MB, seconds on a slow uplink) is shrunk in the page
 // before it is sent. The recognizer decodes a big JPEG at a long side of about 1,000 px
-// (vision/decode.py), so 2,048 px keeps twice what it reads; the server still takes full files.
+// (vision/decode.py): 2,000 px keeps twice that, and a 4000x3000 photo's 2,000 is decoded at the
+// 1,000 px its full file is (at 2,048 px, 2 of 391 cards on poker-cards-4 were read differently; at
+// 2,000, none: benchmarks/page_uploads.py). The server still takes full files.
 
-export const LONG_SIDE_PX = 2048;
+export const LONG_SIDE_PX = 2000;
 export const JPEG_QUALITY = 0.9;
 // Over this, a photo is sent at a lower quality: the upload budget a 12 MP photo must fit.
 export const MAX_UPLOAD_BYTES = 600 * 1024;
