@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
+import pytest
 import uvicorn
 
+from api.main import create_app
 from scorer.cards import Card, parse_cards
 from vision.config import RecognizerConfig
 from vision.decode import Photo
@@ -180,6 +182,33 @@ def chromium() -> Iterator:
             yield browser
         finally:
             browser.close()
+
+
+def needs_chromium():
+    """A page test module's first call: skips the module where Playwright (the dev extra) or Debian's
+    Chromium is missing, as the page's files are still checked without them; returns playwright.sync_api."""
+    playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
+    if not __import__("pathlib").Path(CHROMIUM).exists():
+        pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)",
+                    allow_module_level=True)
+    return playwright
+
+
+def phone_page(browser, width: int = 390, height: int = 844):
+    """A new page as a phone shows it: touch, a 2x screen, ``width`` x ``height`` CSS pixels."""
+    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True)
+    return context.new_page()
+
+
+@contextmanager
+def serving(*photos: DrawnPhoto) -> Iterator[str]:
+    """The app on a live server, its recognizer double reading ``photos``; yields the base URL."""
+    fake = FakeRecognizer()
+    for photo in photos:
+        fake.add(photo)
+    with live_server(create_app(recognizer=fake)) as url:
+        yield url
 
 
 # -- the shipped sample photos and the real models ------------------------------------------------

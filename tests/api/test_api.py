@@ -20,17 +20,6 @@ from vision.detections import Expected
 HAND_29 = "5H 5D 5S JC 5C"  # the starter 5C lies above the row
 
 
-@pytest.fixture(scope="module")
-def fake() -> FakeRecognizer:
-    return FakeRecognizer()
-
-
-@pytest.fixture(scope="module")
-def client(fake):
-    with TestClient(create_app(recognizer=fake)) as c:
-        yield c
-
-
 def post_photo(client, photo, **fields):
     return client.post("/api/count", files={"photo": ("table.jpg", photo.jpeg, "image/jpeg")},
                        data={k: str(v) for k, v in fields.items()})

@@ -3,18 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
-from support import FakeRecognizer
 
-from api.main import create_app
 from scorer.practice import lessons_in
 from scorer.show import score_show
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app(recognizer=FakeRecognizer())) as c:
-        yield c
 
 
 def test_deal_gives_four_cards_and_a_starter(client):

@@ -7,10 +7,8 @@ right. The recognizer double answers with the drawn cards, keyed by the photo's 
 """
 
 import pytest
-from fastapi.testclient import TestClient
-from support import FakeRecognizer, draw_table
+from support import draw_table
 
-from api.main import create_app
 from vision.detections import Expected
 
 PONE_5 = "7H 8D 9C 2S"  # fifteen 7H 8D, run 7H 8D 9C: 5 with the starter KS (or JD)
@@ -29,17 +27,6 @@ def table_photo(pone: str = PONE_5, dealer: str = DEALER_9, crib: str = CRIB_6, 
     cards.append(starter)
     centers.append((1900, 900))
     return draw_table(" ".join(cards), centers, size=size, card_px=(160, 224))
-
-
-@pytest.fixture(scope="module")
-def fake() -> FakeRecognizer:
-    return FakeRecognizer()
-
-
-@pytest.fixture(scope="module")
-def client(fake):
-    with TestClient(create_app(recognizer=fake)) as c:
-        yield c
 
 
 @pytest.fixture(scope="module")

@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 from support import (
-    CHROMIUM,
     ROOT,
     FakeRecognizer,
     as_heic,
-    chromium,
     live_server,
     load_samples,
+    needs_chromium,
+    phone_page,
     real_models_reason,
     show_photo,
     spread_photo,
@@ -29,9 +29,7 @@ from api.main import create_app
 from api.settings import Settings
 from scorer.cards import Card
 
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)", allow_module_level=True)
+playwright = needs_chromium()
 
 OUT = ROOT / "test-output"
 # Records what the page asks the browser to say, instead of sounding it.
@@ -40,12 +38,6 @@ window.__spoken = [];
 window.speechSynthesis.speak = (u) => window.__spoken.push(u.text);
 window.speechSynthesis.cancel = () => {};
 """
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")
@@ -73,10 +65,9 @@ def server(photos):
 
 
 def phone(browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                  is_mobile=True, has_touch=True)
-    context.add_init_script(SPEECH_SPY)
-    return context.new_page()
+    page = phone_page(browser)
+    page.add_init_script(SPEECH_SPY)
+    return page
 
 
 def photo_chosen(browser, url: str, photo: Path):

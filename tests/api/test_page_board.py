@@ -5,24 +5,13 @@ skunk, an undo, muggins and a reload mid-game. Screenshots go to test-output/.
 
 import json
 import re
-from pathlib import Path
 
 import pytest
-from support import CHROMIUM, ROOT, FakeRecognizer, chromium, live_server, show_photo
+from support import ROOT, needs_chromium, serving, show_photo
 
-from api.main import create_app
-
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)", allow_module_level=True)
+playwright = needs_chromium()
 
 OUT = ROOT / "test-output"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")
@@ -36,9 +25,7 @@ def photo(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(photo):
-    fake = FakeRecognizer()
-    fake.add(photo[1])
-    with live_server(create_app(recognizer=fake)) as url:
+    with serving(photo[1]) as url:
         yield url
 
 

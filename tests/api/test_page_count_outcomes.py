@@ -10,13 +10,9 @@ import re
 from pathlib import Path
 
 import pytest
-from support import CHROMIUM, FakeRecognizer, chromium, draw_table, live_server, show_photo, spread_photo
+from support import draw_table, needs_chromium, phone_page, serving, show_photo, spread_photo
 
-from api.main import create_app
-
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)", allow_module_level=True)
+playwright = needs_chromium()
 
 expect = playwright.expect
 PHOTOS = {  # each photo its own size: the recognizer double knows a photo by its size
@@ -32,12 +28,6 @@ PHOTOS = {  # each photo its own size: the recognizer double knows a photo by it
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
 def photos(tmp_path_factory):
     folder = tmp_path_factory.mktemp("outcomes")
     for name, photo in PHOTOS.items():
@@ -48,17 +38,12 @@ def photos(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server():
-    fake = FakeRecognizer()
-    for photo in PHOTOS.values():
-        fake.add(photo)
-    with live_server(create_app(recognizer=fake)) as url:
+    with serving(*PHOTOS.values()) as url:
         yield url
 
 
 def page_with(browser, server, photo: Path, width: int = 390, height: int = 844):
-    context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,
-                                  is_mobile=True, has_touch=True)
-    page = context.new_page()
+    page = phone_page(browser, width, height)
     page.goto(server)
     page.evaluate("""() => { window.__counts = [];
         document.addEventListener('cribcount:count', (e) => window.__counts.push(e.detail)); }""")

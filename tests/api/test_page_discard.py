@@ -5,32 +5,17 @@ the real photos are there, with the real recognizer on a real photo of six cards
 390x844 and 1280x800 go to test-output/ (docs/discard-390.png and docs/discard-1280.png are copies).
 """
 
-from pathlib import Path
 
 import pytest
 from dealt_photos import fanned, real_reason, real_six_cards
-from support import CHROMIUM, ROOT, FakeRecognizer, chromium, live_server
+from support import ROOT, live_server, needs_chromium, phone_page, serving
 
 from api.main import create_app
 
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)", allow_module_level=True)
+playwright = needs_chromium()
 
 OUT = ROOT / "test-output"
 DEAL = "2H 3D 4C 5S 5H JD"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-def phone(browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                  is_mobile=True, has_touch=True)
-    return context.new_page()
 
 
 def thrown_boxes(page) -> set[str]:
@@ -54,10 +39,8 @@ def test_photo_of_six_cards_gives_ranked_advice_with_the_throw_boxed(browser, tm
     expect = playwright.expect
     photo = fanned(DEAL)
     (tmp_path / "deal.jpg").write_bytes(photo.jpeg)
-    fake = FakeRecognizer()
-    fake.add(photo)
-    with live_server(create_app(recognizer=fake)) as url:
-        page = phone(browser)
+    with serving(photo) as url:
+        page = phone_page(browser)
         page.goto(url)
         page.get_by_role("link", name="Discard").tap()
         expect(page.locator("#discard")).to_be_visible()
@@ -105,10 +88,8 @@ def test_cards_tapped_in_for_three_players_and_a_wrong_photo_says_what_it_saw(br
     expect = playwright.expect
     four = fanned("2H 3D 4C 5S", size=(1600, 1204))
     (tmp_path / "four.jpg").write_bytes(four.jpeg)
-    fake = FakeRecognizer()
-    fake.add(four)
-    with live_server(create_app(recognizer=fake)) as url:
-        page = phone(browser)
+    with serving(four) as url:
+        page = phone_page(browser)
         page.goto(url + "#discard")
         page.locator("#deal-players").select_option("3")
         dealt = (("A", "clubs"), ("2", "hearts"), ("3", "spades"), ("7", "diamonds"), ("8", "clubs"))
@@ -128,7 +109,7 @@ def test_a_real_photo_of_six_cards_read_by_the_models(browser, tmp_path):
     expect = playwright.expect
     photo = real_six_cards(tmp_path / "six.jpg")
     with live_server(create_app()) as url:
-        page = phone(browser)
+        page = phone_page(browser)
         page.goto(url + "#discard")
         page.set_input_files("#deal-photo", str(photo))
         expect(page.locator("#advice-list li")).to_have_count(15, timeout=60_000)
@@ -159,10 +140,8 @@ def boxes_overlap(a: dict, b: dict) -> bool:
 def test_the_throw_labels_on_the_photo_never_overlap(browser, tmp_path):
     photo = fanned(DEAL, size=(1600, 1208))
     (tmp_path / "deal.jpg").write_bytes(photo.jpeg)
-    fake = FakeRecognizer()
-    fake.add(photo)
-    with live_server(create_app(recognizer=fake)) as url:
-        page = phone(browser)
+    with serving(photo) as url:
+        page = phone_page(browser)
         page.goto(url + "#discard")
         page.set_input_files("#deal-photo", str(tmp_path / "deal.jpg"))
         playwright.expect(page.locator("#advice-list li")).to_have_count(15)
@@ -175,8 +154,8 @@ def test_the_throw_labels_on_the_photo_never_overlap(browser, tmp_path):
 
 def test_from_two_players_to_three_no_card_is_dropped_unsaid(browser):
     expect = playwright.expect
-    with live_server(create_app(recognizer=FakeRecognizer())) as url:
-        page = phone(browser)
+    with serving() as url:
+        page = phone_page(browser)
         page.goto(url + "#discard")
         tap_in(page, DEAL)
         expect(page.locator("#advice-list li")).to_have_count(15)
@@ -191,8 +170,8 @@ def test_from_two_players_to_three_no_card_is_dropped_unsaid(browser):
 
 def test_three_player_choices_alike_but_for_a_suit_are_told_apart(browser):
     expect = playwright.expect
-    with live_server(create_app(recognizer=FakeRecognizer())) as url:
-        page = phone(browser)
+    with serving() as url:
+        page = phone_page(browser)
         page.goto(url + "#discard")
         page.locator("#deal-players").select_option("3")
         tap_in(page, "2H 3D 5C 5S 5H")

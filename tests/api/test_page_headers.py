@@ -4,16 +4,8 @@ nosniff and no referrer; the page itself holds nothing inline that the policy wo
 import re
 
 import pytest
-from fastapi.testclient import TestClient
-from support import FakeRecognizer
 
-from api.main import STATIC_DIR, create_app
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app(recognizer=FakeRecognizer())) as c:
-        yield c
+from api.main import STATIC_DIR
 
 
 def policy(client) -> dict[str, str]:

@@ -6,37 +6,21 @@ Screenshots at 390x844 and 1280x800 go to test-output/ (docs/practice-390.png an
 docs/practice-1280.png are copies of one run).
 """
 
-from pathlib import Path
 
 import pytest
-from support import CHROMIUM, ROOT, FakeRecognizer, chromium, live_server
+from support import ROOT, needs_chromium, phone_page, serving
 
-from api.main import create_app
 from scorer.show import Show, score_show
 
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)", allow_module_level=True)
+playwright = needs_chromium()
 
 OUT = ROOT / "test-output"
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture(scope="module")
 def server():
-    with live_server(create_app(recognizer=FakeRecognizer())) as url:
+    with serving() as url:
         yield url
-
-
-def phone(browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                  is_mobile=True, has_touch=True)
-    return context.new_page()
 
 
 def deals(page) -> int:
@@ -64,7 +48,7 @@ def count(page, answer: str) -> None:
 
 def test_practice_a_wrong_count_resets_the_streak_a_right_one_grows_it_and_survives_a_reload(browser, server):
     expect = playwright.expect
-    page = phone(browser)
+    page = phone_page(browser)
     page.goto(server + "/#practice")
     expect(page.locator('[data-tab="practice"]')).to_have_attribute("aria-current", "page")
     expect(page.locator("#practice-cards .chip")).to_have_count(5)
@@ -116,7 +100,7 @@ def test_practice_a_wrong_count_resets_the_streak_a_right_one_grows_it_and_survi
 
 def test_a_slip_in_the_typing_is_said_and_nothing_is_scored(browser, server):
     expect = playwright.expect
-    page = phone(browser)
+    page = phone_page(browser)
     page.goto(server + "/#practice")
     expect(page.locator("#practice-cards .chip")).to_have_count(5)
     count(page, "a straight")
@@ -127,7 +111,7 @@ def test_a_slip_in_the_typing_is_said_and_nothing_is_scored(browser, server):
 
 def test_the_count_view_is_still_the_first_view(browser, server):
     expect = playwright.expect
-    page = phone(browser)
+    page = phone_page(browser)
     page.goto(server)
     expect(page.locator("#practice")).to_be_hidden()
     page.get_by_role("link", name="Practice").tap()

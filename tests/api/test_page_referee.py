@@ -6,25 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
-from support import CHROMIUM, ROOT, FakeRecognizer, chromium, live_server
+from support import ROOT, needs_chromium, serving
 from test_api_referee import table_photo
 
-from api.main import create_app
-
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)", allow_module_level=True)
+playwright = needs_chromium()
 
 OUT = ROOT / "test-output"
 # A game on the board, Bob dealing (seat 1): pone is Ann.
 BOARD = {"setup": {"players": 2, "target": 121, "muggins": True, "names": ["Ann", "Bob"], "firstDealer": 1},
          "events": []}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +27,7 @@ def photo(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def server(photo):
-    fake = FakeRecognizer()
-    fake.add(photo[0])
-    with live_server(create_app(recognizer=fake)) as url:
+    with serving(photo[0]) as url:
         yield url
 
 

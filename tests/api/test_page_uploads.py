@@ -11,16 +11,14 @@ import cv2
 import numpy as np
 import pytest
 from PIL import Image
-from support import CHROMIUM, FakeRecognizer, chromium, live_server, real_models_reason, show_photo
+from support import FakeRecognizer, live_server, needs_chromium, real_models_reason, show_photo
 
 from api.main import create_app
 from benchmarks.page_uploads import POKER_CARDS, measure, recording_sizes, report
 from vision.decode import Photo
 from vision.detections import Detections, Expected
 
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
-if not Path(CHROMIUM).exists():
-    pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)", allow_module_level=True)
+playwright = needs_chromium()
 
 UPLOAD_BUDGET = 600 * 1024
 
@@ -47,12 +45,6 @@ def twelve_mp_turned(path: Path) -> Path:
     exif[0x0112] = 6
     image.save(path, quality=92, exif=exif.tobytes())
     return path
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def sent_through_page(browser, photo: Path) -> tuple[int, Keeping]:

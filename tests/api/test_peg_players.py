@@ -5,22 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from fastapi.testclient import TestClient
-from support import FakeRecognizer
 
 from api.cli import main
-from api.main import create_app
 
 # Three players (tests/scorer/test_pegging_players.py): left 0, right 3, dealer 7.
 THREE = "KH QD JC go AS 5D 9C 7S 4H 2C go 3S 8D 6H".split()
 # Four in partnership: left 0, across 5, right 8, dealer 1; sides 8 and 6.
 FOUR = "5H 10D 6C 4C 2D 3C AH 6D 10C KC 4D go go go 8S 9S 5S go 7H QH".split()
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(create_app(recognizer=FakeRecognizer())) as c:
-        yield c
 
 
 def test_cli_peg_three_players_table(capsys):
