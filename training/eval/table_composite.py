@@ -56,9 +56,10 @@ def _tiles(folder: Path) -> list[_Tile]:
             for r in rows]
 
 
-def _choose(rng: np.random.Generator, tiles: list[_Tile], players: int) -> tuple[list[_Tile], _Tile]:
-    """A photo of four for each hand and the crib, no two sharing a card, and a photo of five to cut
-    the starter from, sharing none with them. Raises ``ValueError`` where the set holds too few."""
+def _choose(rng: np.random.Generator, tiles: list[_Tile], players: int) -> tuple[list[_Tile], list[_Tile]]:
+    """A photo of four for each hand and the crib, no two sharing a card, and the photos of five to cut
+    the starter from that share none with them, in a drawn order. Raises ``ValueError`` where the
+    set holds too few."""
     fours = [t for t in tiles if len(t.cards) == 4]
     by_set: dict[frozenset[Card], list[_Tile]] = {}
     for t in fours:
@@ -72,7 +73,7 @@ def _choose(rng: np.random.Generator, tiles: list[_Tile], players: int) -> tuple
     fives = [t for t in tiles if len(t.cards) == 5 and not used & set(t.cards)]
     if not fives:
         raise ValueError("no photo of five shares no card with the hands: no starter to cut")
-    return hands, fives[int(rng.integers(len(fives)))]
+    return hands, [fives[i] for i in rng.permutation(len(fives))]
 
 
 def _table_colour(images: list[np.ndarray]) -> np.ndarray:
@@ -83,11 +84,43 @@ def _table_colour(images: list[np.ndarray]) -> np.ndarray:
 
 def _loneliest(cards: list[tuple[Card, np.ndarray]]) -> tuple[Card, np.ndarray]:
     """The card of a photo whose box overlaps the others' least: cut out, it brings no other index."""
-    def overlap(k: int) -> float:
-        x0, y0, x1, y1 = cards[k][1]
-        return sum(max(0.0, min(x1, b[2]) - max(x0, b[0])) * max(0.0, min(y1, b[3]) - max(y0, b[1]))
-                   for j, (_, b) in enumerate(cards) if j != k)
-    return cards[min(range(len(cards)), key=overlap)]
+    return cards[min(range(len(cards)), key=lambda k: _overlap(cards, k))]
+
+
+def _overlap(cards: list[tuple[Card, np.ndarray]], k: int) -> float:
+    """How much of other cards' boxes card ``k``'s box covers (px²)."""
+    x0, y0, x1, y1 = cards[k][1]
+    return sum(max(0.0, min(x1, b[2]) - max(x0, b[0])) * max(0.0, min(y1, b[3]) - max(y0, b[1]))
+               for j, (_, b) in enumerate(cards) if j != k)
+
+
+def _starter_photo(fives: list[_Tile], names: dict[int, Card]) -> tuple[_Tile, list[tuple[Card, np.ndarray]]]:
+    """The first of ``fives`` holding a card whose box overlaps no other's (a clean cut), else the first;
+    with its cards' boxes."""
+    labelled = []
+    for five in fives:
+        size = cv2.imread(str(five.path)).shape[1::-1]
+        labelled.append((five, read_card_boxes(five.path.parent.parent / "labels" / f"{five.path.stem}.txt",
+                                                size, names)))
+        cards = labelled[-1][1]
+        if min(_overlap(cards, k) for k in range(len(cards))) == 0:
+            return labelled[-1]
+    return labelled[0]
+
+
+def _cut_starter(image: np.ndarray, cards: list[tuple[Card, np.ndarray]],
+                 table: np.ndarray) -> tuple[np.ndarray, Card]:
+    """The loneliest card of a photo of five cut out by its box, the parts of its box that other cards'
+    boxes cover painted the table's colour: a neighbour's index peeking into the cut was read as a
+    card too many on 9 of 60 composites (docs/experiments/51-whole-table.md)."""
+    starter, (x0, y0, x1, y1) = _loneliest(cards)
+    left, top = int(x0), int(y0)
+    cut = image[top: int(np.ceil(y1)), left: int(np.ceil(x1))].copy()
+    for card, (a0, b0, a1, b1) in cards:
+        if card != starter:
+            cut[max(int(b0) - top, 0): max(int(np.ceil(b1)) - top, 0),
+                max(int(a0) - left, 0): max(int(np.ceil(a1)) - left, 0)] = table
+    return cut, starter
 
 
 def _paste(canvas: np.ndarray, image: np.ndarray, scale: float, cell: tuple[int, int, int, int],
@@ -106,7 +139,8 @@ def _paste(canvas: np.ndarray, image: np.ndarray, scale: float, cell: tuple[int,
 def compose(folder: Path, players: int, rng: np.random.Generator, name: str = "composite") -> Composite:
     """One whole-table composite of ``players`` from the labelled photos in ``folder``."""
     names = set_class_names(folder)
-    hands, five = _choose(rng, _tiles(folder), players)
+    hands, fives = _choose(rng, _tiles(folder), players)
+    five, five_cards = _starter_photo(fives, names)
     images = [cv2.imread(str(t.path)) for t in (*hands, five)]
     cols, rows = GRIDS[players]
     W, H = PHOTO_SIZE
@@ -122,10 +156,7 @@ def compose(folder: Path, players: int, rng: np.random.Generator, name: str = "c
         label = tile.path.parent.parent / "labels" / f"{tile.path.stem}.txt"
         for card, box in read_card_boxes(label, (image.shape[1], image.shape[0]), names):
             boxes.append((card, tuple(float(v) for v in box * scale + [left, top, left, top])))
-    label = five.path.parent.parent / "labels" / f"{five.path.stem}.txt"
-    starter, (x0, y0, x1, y1) = _loneliest(read_card_boxes(label, (images[-1].shape[1], images[-1].shape[0]),
-                                                           names))
-    cut = images[-1][int(y0): int(np.ceil(y1)), int(x0): int(np.ceil(x1))]
+    cut, starter = _cut_starter(images[-1], five_cards, canvas[0, 0])
     left, top = _paste(canvas, cut, scale, cells[order[len(hands)]], rng)
     boxes.append((starter, (left, top, left + cut.shape[1] * scale, top + cut.shape[0] * scale)))
     truth = TableTruth(tuple(t.cards for t in hands), starter)
