@@ -1,16 +1,19 @@
 // The Count view: photo -> /api/count; every correction after it (a card, the starter, hand or
 // crib, a claim) -> /api/score. Every photo leads somewhere: a show is counted; fewer than 5 cards
 // leave empty slots to fill from the card pad; more than 5 are chosen among (4 hand cards, then the
-// starter); a photo refused is cleared. The photo goes only to this server, shrunk (shrink.js).
+// starter), and a whole table (13 or more) is one tap from the Referee view; a photo refused is
+// cleared. The photo goes only to this server, shrunk (shrink.js).
 
 import { face, percent } from "./cards.js";
 import { markGrid, cardGrid, pickCard } from "./cardpad.js";
 import { drawBoxes, renderCards, renderChoosing, renderShow } from "./countview.js";
 import { $, say } from "./dom.js";
 import { postForm, postJson } from "./net.js";
+import { refereePhoto } from "./referee.js";
 import { shrinkPhoto } from "./shrink.js";
 
 const SHOW = 5; // 4 hand or crib cards and the starter
+const WHOLE_TABLE = 13; // the fewest cards at a show: two hands, the crib and the starter
 const empty = () => ({ card: null, confidence: null, check: false, xyxy: null });
 
 const state = {
@@ -20,6 +23,7 @@ const state = {
   chosen: [],         // indices into seen, in the order tapped: the 4 hand cards, then the starter
   choosing: false,    // the player is choosing the show among `seen`
   image: null,        // {width, height} of the photo sent
+  file: null,         // the photo as taken, for the Referee view when it shows the whole table
   show: null,         // last ShowOut
   lit: -1,            // index of the highlighted item
   request: 0,         // newest scoring request: older answers are ignored
@@ -61,12 +65,23 @@ function clearPreview() {
   $("photo-view").hidden = true;
   $("no-preview").hidden = true;
   $("empty-hint").hidden = false;
-  Object.assign(state, { cards: [], seen: [], choosing: false, image: null, show: null });
+  Object.assign(state, { cards: [], seen: [], choosing: false, image: null, show: null, file: null });
+}
+
+/** Players at a table of `cards`: a hand of 4 each beside the crib's 4 and the starter (13 cards for
+ * 2 players, 17 for 3, 21 for 4); a card missed or seen twice still gives the nearest table. */
+function playersAt(cards) {
+  return Math.min(4, Math.max(2, Math.round((cards - SHOW) / 4)));
+}
+
+function refereeTable() {
+  if (state.file) refereePhoto(state.file, playersAt(state.seen.length));
 }
 
 async function countPhoto(file) {
   const photo = ++state.photo;
   state.request += 1; // a scoring answer for the cards before this photo no longer applies
+  state.file = file;
   $("result").hidden = true;
   say($("verdict"), "");
   $("boxes").replaceChildren();
@@ -234,6 +249,7 @@ function render() {
   markGrid($("count-pad").firstChild, state.cards.map((c) => c.card).filter(Boolean));
   $("choose-again").hidden = state.choosing || state.seen.length <= SHOW;
   $("choose-again").textContent = `Choose the show among the ${state.seen.length} cards`;
+  $("whole-table").hidden = !state.file || state.seen.length < WHOLE_TABLE;
   if (state.choosing) renderChoosing(state, handlers);
   else renderCards(state, handlers);
   renderShow(state, handlers);
@@ -276,6 +292,7 @@ export function startCount() {
     fillIn([]);
   });
   $("choose-again").addEventListener("click", () => startChoosing(state.seen));
+  $("whole-table").addEventListener("click", refereeTable);
   for (const r of document.querySelectorAll('input[name="what"]')) r.addEventListener("change", rescore);
   $("claim-form").addEventListener("submit", checkClaim);
 }

@@ -295,6 +295,15 @@ function seatChoices() {
   }));
 }
 
+/** Open the Referee view on `file`, a photo of the whole table taken in another view, for `count`
+ * players: it is read as if taken here. */
+export function refereePhoto(file, count) {
+  $("referee-players").value = String(count);
+  seatChoices();
+  location.hash = "#referee";
+  readPhoto(file);
+}
+
 /** Start the Referee view: the photo, the table's settings, the rule and board buttons. */
 export function startReferee() {
   seatChoices();

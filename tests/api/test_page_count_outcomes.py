@@ -1,9 +1,10 @@
 """The Count view leads somewhere from every photo, in a real headless Chromium (issue 78).
 
 One test per outcome of a photo: no card or too few seen (the card pad adds the missing ones), 4
-(the starter added), 5 (counted), more than 5 (the show chosen among them), a misread card fixed in
-two taps, a refused file cleared; the total or the error in view at 390x844 and 844x390, nothing
-wider than 320 px. The recognizer double answers with the cards each photo was drawn with.
+(the starter added), 5 (counted), more than 5 (the show chosen among them), a whole table (one tap
+to the Referee view), a misread card fixed in two taps, a refused file cleared; the total or the
+error in view at 390x844 and 844x390, nothing wider than 320 px. The recognizer double answers
+with the cards each photo was drawn with.
 """
 
 import re
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from support import draw_table, needs_chromium, phone_page, serving, show_photo, spread_photo
+from test_api_referee import table_photo
 
 playwright = needs_chromium()
 
@@ -24,6 +26,11 @@ PHOTOS = {  # each photo its own size: the recognizer double knows a photo by it
     "eight": spread_photo("5H 5D 5S JC 5C 9D 2C 3C", size=(1600, 1236)),
     "tall": spread_photo("10H 10D QS JC 10C 9D 2C 3C", size=(1200, 1600)),
     "wide": show_photo("10H 10D QS JC 10C", size=(1600, 1240)),
+    # A two-player table at the show, laid as the Referee view reads it (long side 2,000 px: sent unshrunk).
+    "table": table_photo(size=(2000, 1800)),
+    "seventeen": spread_photo("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AS 2S 3S 4S", size=(1600, 1500)),
+    "twenty-one": spread_photo("AC 2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AD 2D 3D 4D 5D 6D 7D 8D",
+                               size=(1600, 1800)),
 }
 
 
@@ -136,6 +143,37 @@ def test_more_than_five_seen_the_hand_then_the_starter_are_chosen_among_them(bro
     # Chosen wrong: choose again among the eight.
     page.get_by_role("button", name="Choose the show among the 8 cards").tap()
     expect(page.locator(".chip")).to_have_count(8)
+    page.context.close()
+
+
+def test_a_whole_table_is_one_tap_from_the_referee_view_with_the_same_photo(browser, server, photos):
+    page = page_with(browser, server, photos / "table.jpg")
+    expect(page.locator("#status")).to_contain_text("13 cards seen")
+    page.get_by_role("button", name="Count the whole table").tap()
+    expect(page.locator("#referee")).to_be_visible()
+    expect(page.locator("main[data-view=count]")).to_be_hidden()
+    expect(page.locator("#referee-players")).to_have_value("2")
+    # Read as the Referee view reads its own photos: you are pone (its default seat), the hand nearest
+    # the bottom (9) counted first, then the one across (5), then the crib (6).
+    expect(page.locator("#referee-groups li.referee-group .total")).to_have_text(["9", "5", "6"])
+    page.context.close()
+
+
+@pytest.mark.parametrize("name, cards, players", [("seventeen", 17, "3"), ("twenty-one", 21, "4")])
+def test_the_players_at_a_whole_table_are_guessed_from_its_cards(browser, server, photos, name, cards,
+                                                                  players):
+    page = page_with(browser, server, photos / f"{name}.jpg")
+    expect(page.locator("#status")).to_contain_text(f"{cards} cards seen")
+    page.get_by_role("button", name="Count the whole table").tap()
+    expect(page.locator("#referee-players")).to_have_value(players)
+    expect(page.locator("#referee-figure")).to_be_visible()
+    page.context.close()
+
+
+def test_a_show_among_fewer_than_a_table_offers_no_referee(browser, server, photos):
+    page = page_with(browser, server, photos / "eight.jpg")
+    expect(page.locator("#status")).to_contain_text("8 cards seen")
+    expect(page.get_by_role("button", name="Count the whole table")).to_be_hidden()
     page.context.close()
 
 
