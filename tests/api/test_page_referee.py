@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from support import ROOT, needs_chromium, serving
+from support import ROOT, needs_chromium, serving, wait_until
 from test_api_referee import table_photo
 
 playwright = needs_chromium()
@@ -92,6 +92,8 @@ def test_a_card_moved_to_another_group_is_ruled_again_and_says_what_to_fix(brows
     assert page.is_disabled("#referee-send")
     page.click("button[aria-label='Move the 7 of hearts']")
     page.click("#referee-move button:has-text('group 1')")
-    page.wait_for_function("!document.querySelector('#referee-status').classList.contains('error')")
+    # Not "no error" alone: that holds as soon as "Ruling…" is shown, before the answer.
+    wait_until(page, """() => !document.querySelector('#referee-status').classList.contains('error')
+        && [...document.querySelectorAll('#referee-groups .total')].every((t) => t.textContent !== '?')""")
     assert group_rows(page) == [("pone", "5"), ("dealer", "9"), ("crib", "6")]
     assert errors == []
