@@ -194,6 +194,17 @@ def needs_chromium():
     return playwright
 
 
+def wait_until(page, expression: str, timeout_s: float = 10.0) -> None:
+    """Poll ``expression`` in the page until it is truthy. Playwright's ``wait_for_function`` compiles
+    its predicate with ``eval`` inside the page, which the page's Content-Security-Policy forbids
+    (no 'unsafe-eval'); ``page.evaluate`` goes through the DevTools protocol, which the policy allows."""
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout_s:.0f} s: {expression}")
+        page.wait_for_timeout(50)
+
+
 def phone_page(browser, width: int = 390, height: int = 844):
     """A new page as a phone shows it: touch, a 2x screen, ``width`` x ``height`` CSS pixels."""
     context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=2,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 from PIL import Image
-from support import CHROMIUM, CHROMIUM_ARGS, FakeRecognizer, live_server, show_photo
+from support import CHROMIUM, CHROMIUM_ARGS, FakeRecognizer, live_server, show_photo, wait_until
 
 from api.main import create_app
 
@@ -67,7 +67,7 @@ def installed(tmp_path_factory):
             viewport={"width": 390, "height": 844})
         page = context.new_page()
         page.goto(url)
-        page.wait_for_function("navigator.serviceWorker.controller !== null")  # sw.js claims the open page
+        wait_until(page, "navigator.serviceWorker.controller !== null")  # sw.js claims the open page
         yield page, url, photo
         context.close()
 

@@ -8,7 +8,7 @@ docs/practice-1280.png are copies of one run).
 
 
 import pytest
-from support import ROOT, needs_chromium, phone_page, serving
+from support import ROOT, needs_chromium, phone_page, serving, wait_until
 
 from scorer.show import Show, score_show
 
@@ -37,7 +37,7 @@ def dealt(page) -> Show:
 def deal_another(page) -> Show:
     before = deals(page)
     page.get_by_role("button", name="Deal another").tap()
-    page.wait_for_function(f"Number(document.querySelector('#practice-cards').dataset.deals) > {before}")
+    wait_until(page, f"Number(document.querySelector('#practice-cards').dataset.deals) > {before}")
     return dealt(page)
 
 
