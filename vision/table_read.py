@@ -23,8 +23,8 @@ from vision.pipeline import Recognizer, default_recognizer
 from vision.table import TableLayout, find_groups, group_sizes
 
 __all__ = [
-    "TableReading", "least_sure_aside", "read_table", "read_table_cards", "read_table_photo", "table_cards",
-    "table_reader",
+    "TableReading", "as_table", "least_sure_aside", "read_table", "read_table_cards", "read_table_photo",
+    "table_cards", "table_reader",
 ]
 
 
@@ -51,8 +51,11 @@ def table_cards(players: int, *, five_card: bool = False) -> int:
 
 def table_reader(recognizer: Recognizer | None = None) -> Recognizer:
     """``recognizer``'s models (default: the shipped ones, loaded once) with the table's settings;
-    a caller that decodes the photo itself decodes it at ``.config.min_long_side``."""
+    a caller that decodes the photo itself decodes it at ``.config.min_long_side``. A recognizer
+    that cannot be configured (a test's double) reads as it is."""
     recognizer = recognizer or default_recognizer()
+    if not hasattr(recognizer, "configured"):
+        return recognizer
     return recognizer.configured(for_the_table(recognizer.config))
 
 
@@ -109,14 +112,21 @@ def placed_by_indices(detections: Detections) -> Detections:
     return detections.with_(xyxy=xyxy, indices=tuple(indices))
 
 
+def as_table(detections: Detections, players: int, *, five_card: bool = False) -> Detections:
+    """A whole-table photo's cards (read told the table's number) as the table holds them: those
+    beyond its number set aside (:func:`least_sure_aside`), each placed by its indices lying
+    together (:func:`placed_by_indices`)."""
+    kept, _ = least_sure_aside(detections, table_cards(players, five_card=five_card))
+    return placed_by_indices(kept)
+
+
 def read_table_cards(photo: Photo, players: int, *, five_card: bool = False,
                      reader: Recognizer | None = None) -> Detections:
     """The cards of a decoded whole-table photo, read by ``reader`` (a :func:`table_reader`) told the
-    table's number: cards short of the line make up a number short, and cards beyond it are set
-    aside (:func:`least_sure_aside`)."""
+    table's number, so that cards short of the line make up a number short (:func:`as_table`)."""
     reader = reader or table_reader()
-    cards = table_cards(players, five_card=five_card)
-    return placed_by_indices(least_sure_aside(reader.recognize_photo(photo, Expected(cards)), cards)[0])
+    expected = Expected(table_cards(players, five_card=five_card))
+    return as_table(reader.recognize_photo(photo, expected), players, five_card=five_card)
 
 
 def read_table_photo(photo: Photo, players: int, *, five_card: bool = False,

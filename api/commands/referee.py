@@ -6,8 +6,9 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+import api.commands.photo
 from api.commands.base import CliError, command
-from api.commands.photo import MODELS_HELP, PHOTO_FORMATS, PHOTO_LIMITS, decode_with_models
+from api.commands.photo import MODELS_HELP, PHOTO_FORMATS, PHOTO_LIMITS
 
 if TYPE_CHECKING:  # imported when the command runs, not for `--help`
     from api.referee_schemas import Refereed, RefereeRequest
@@ -75,17 +76,18 @@ def request_of(args: argparse.Namespace, detections: Detections, groups: int) ->
 
 
 def _run_referee(args: argparse.Namespace) -> int:
-    from api.referee_schemas import RefereeOut, RefereeRequest, TableNotCounted, referee
-    from vision.decode import check_photo_file
+    from api.referee_schemas import RefereeOut, TableNotCounted, referee
+    from vision.decode import LOCAL, check_photo_file, decode_photo
     from vision.table import group_sizes
+    from vision.table_read import read_table_cards, table_reader
 
     if args.no_muggins and args.muggins:
         raise CliError("--muggins calls need muggins on: leave out --no-muggins")
     groups = len(group_sizes(args.players))
     data = check_photo_file(args.photo)  # a bomb or a non-photo is refused before the models load
-    recognizer, photo = decode_with_models(data, args.models)
-    detections = recognizer.recognize_photo(photo, RefereeRequest(args.players, five_card=args.five_card)
-                                            .expected())
+    reader = table_reader(api.commands.photo.photo_recognizer(args.models))  # the table's finer settings
+    photo = decode_photo(data, min_long_side=reader.config.min_long_side, limits=LOCAL)
+    detections = read_table_cards(photo, args.players, five_card=args.five_card, reader=reader)
     request = request_of(args, detections, groups)
     try:
         refereed = referee(detections, request)

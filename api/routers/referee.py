@@ -37,6 +37,7 @@ from api.schemas import ErrorOut, NotAShowOut
 from scorer.cards import InvalidCardError
 from vision.detections import Detections
 from vision.table import TableLayoutError, group_sizes
+from vision.table_read import as_table
 
 router = APIRouter(prefix="/api", tags=["referee"])
 
@@ -104,13 +105,14 @@ async def referee_photo(
     except ValueError as exc:
         raise HTTPException(_UNPROCESSABLE, str(exc)) from None
     reading = await read_upload(request, reader, photo, base.expected())
+    detections = as_table(reading.detections, n, five_card=five_card)  # one too many set aside
     groups = len(group_sizes(n))
     try:
         fixes = {"roles": tuple(parse_group_role(text, n, groups) for text in role or []),
-                 "moves": tuple(parse_move(text, reading.detections, groups) for text in move or [])}
+                 "moves": tuple(parse_move(text, detections, groups) for text in move or [])}
     except (ValueError, InvalidCardError) as exc:
         raise HTTPException(_UNPROCESSABLE, str(exc)) from None
-    return _ruled(reading.detections, replace(words, **fixes), reading.original_size)
+    return _ruled(detections, replace(words, **fixes), reading.original_size)
 
 
 def _words(base: RefereeRequest, claims: list[str], calls: list[str], scores: list[str]) -> RefereeRequest:

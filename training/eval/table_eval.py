@@ -32,6 +32,9 @@ from vision.pipeline import Recognizer
 from vision.table import TableLayoutError, find_groups
 from vision.table_read import read_table_cards, table_reader
 
+RETAKES = 5
+"""A render a person could not read whole is developed again up to this many times, as a player takes
+a blurred photo again (:func:`~training.synth.table_scene.render_table`)."""
 DEFAULT_REAL = Path(__file__).resolve().parents[2].parent / "shared" / "photos" / "poker-cards-4"
 
 Box = tuple[float, float, float, float]
@@ -100,7 +103,7 @@ def cached_render(number: int, plan: TablePlan, seed: int, cache: Path | None) -
     name = f"{seed}-{number}-{plan.name}"
     if cache is not None and (cache / f"{name}.json").is_file():
         return (cache / f"{name}.jpg").read_bytes(), json.loads((cache / f"{name}.json").read_text())
-    r = render_table(seed, number, plan)
+    r = render_table(seed, number, plan, retakes=RETAKES)
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         (cache / f"{name}.jpg").write_bytes(r.jpeg)

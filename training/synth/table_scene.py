@@ -252,8 +252,13 @@ def table_camera(rng: np.random.Generator, size: tuple[int, int], items: list[It
 
 
 def render_table(seed: int, number: int, plan: TablePlan | None = None, deck: str | None = None,
-                 split: str = "test") -> TableRender:
-    """One whole-table photo, a pure function of its arguments (held-out decks unless told)."""
+                 split: str = "test", retakes: int = 0) -> TableRender:
+    """One whole-table photo, a pure function of its arguments (held-out decks unless told). With
+    ``retakes``, a photo in which a person could not read every card (blurred past reading: the
+    labels' ``readable``) is developed again from the same scene, up to that many times, as a player
+    takes a blurred photo again: the develop step draws its blur in proportion to the photo, up
+    to 5 px at 12 MP, and left 40 of 72 table renders with a card no one could name
+    (docs/experiments/51-whole-table.md)."""
     rng = np.random.default_rng([seed, 80, number])
     deck = deck or choose_deck(rng, split)
     plan = plan or draw_plan(rng)
@@ -261,8 +266,15 @@ def render_table(seed: int, number: int, plan: TablePlan | None = None, deck: st
     size = PHOTO_SIZE if rng.random() < 0.7 else PHOTO_SIZE[::-1]
     cam = table_camera(rng, size, spec.items)
     rendered = render(rng, spec, cam)
-    photo, focus = develop(rng, rendered.image, rendered.card_mask)
+    take = 0
+    while True:
+        photo, focus = develop(rng, rendered.image, rendered.card_mask)
+        found = labels(spec, cam, rendered, focus)
+        if take == retakes or all(card["readable"] for card in found["cards"]):
+            break
+        take += 1
+        rng = np.random.default_rng([seed, 80, number, take])
     label = {"width": size[0], "height": size[1], "deck": deck, "layout": plan.name, "seed": seed,
-             "number": number, **labels(spec, cam, rendered, focus),
+             "number": number, "retakes": take, **found,
              "groups": [[str(c) for c in g] for g in truth.groups], "starter": str(truth.starter)}
     return TableRender(plan, jpeg(rng, photo), truth, label)
