@@ -30,9 +30,7 @@ def _register_count(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--annotate", metavar="OUT.jpg",
                    help="write the photo with the cards boxed and labelled, the starter marked and the "
                         f"items listed ({IMAGE_OUT_RULE})")
-    p.add_argument("--models", default=None, help=MODELS_HELP)
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object (the shape POST /api/count returns)")
+    add_models_and_json(p, "/api/count")
     p.set_defaults(handler=_run_count)
 
 
@@ -41,6 +39,14 @@ PHOTO_FORMATS = "JPEG, PNG, WebP, HEIC or AVIF"
 PHOTO_LIMITS = "100 MB and 120 megapixels"
 """:data:`vision.decode.LOCAL`, spelled out so that ``--help`` needs no OpenCV (a test holds them equal)."""
 MODELS_HELP = "folder with detector.onnx and classifier.onnx (default: the shipped models)"
+
+
+def add_models_and_json(p: argparse.ArgumentParser, route: str) -> None:
+    """The options every command that reads a photo ends with: other models, and the answer in the shape
+    the HTTP ``route`` gives it (one shape for scripts, whichever they call)."""
+    p.add_argument("--models", default=None, help=MODELS_HELP)
+    p.add_argument("--json", action="store_true",
+                   help=f"print one JSON object (the shape POST {route} returns)")
 
 
 def photo_recognizer(models: str | None):
@@ -183,9 +189,7 @@ def _register_discard(sub: argparse._SubParsersAction) -> None:
                    help=f"read the dealt cards from a photo instead (any layout; {PHOTO_FORMATS})")
     p.add_argument("--uniform", action="store_true",
                    help="weigh every throw of the others alike, not by the shipped opponent model")
-    p.add_argument("--models", default=None, help=MODELS_HELP)
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object (the shape POST /api/discard returns)")
+    add_models_and_json(p, "/api/discard")
     p.set_defaults(handler=_run_discard)
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import api.commands.photo
 from api.commands.base import CliError, command
-from api.commands.photo import MODELS_HELP, PHOTO_FORMATS, PHOTO_LIMITS
+from api.commands.photo import PHOTO_FORMATS, PHOTO_LIMITS, add_models_and_json
 
 if TYPE_CHECKING:  # imported when the command runs, not for `--help`
     from api.referee_schemas import Refereed, RefereeRequest
@@ -47,9 +47,7 @@ def _register_referee(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", type=int, choices=(121, 61), default=121, help="the game hole (default 121)")
     p.add_argument("--five-card", action="store_true",
                    help="five-card cribbage: hands of 3 cards, the crib of 4 (two players)")
-    p.add_argument("--models", default=None, help=MODELS_HELP)
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object (the shape POST /api/referee returns)")
+    add_models_and_json(p, "/api/referee")
     p.set_defaults(handler=_run_referee)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from api.commands import lan
 from api.commands.base import CliError, command
+from api.commands.photo import MODELS_HELP
 
 
 @command
@@ -24,8 +25,7 @@ def _register_serve(sub: argparse._SubParsersAction) -> None:
                        help="listen on this machine's address on the local network, and print the page's "
                             "URL and a QR code of it for a phone on the same Wi-Fi")
     p.add_argument("--port", type=_port, default=8000, help="port, 1 to 65535 (default 8000)")
-    p.add_argument("--models", default=None,
-                   help="folder with detector.onnx and classifier.onnx (default: the shipped models)")
+    p.add_argument("--models", default=None, help=MODELS_HELP)
     p.add_argument("--workers", type=_workers, default=1,
                    help="server processes (default 1: one already uses every core, through its photo worker "
                         "processes; more keep the service up if one fails; see docs/deploy.md)")
