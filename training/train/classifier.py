@@ -19,8 +19,8 @@ from pathlib import Path
 
 from training.train.common import (
     add_common_args,
+    common_train_args,
     export_unless_told_not,
-    pick_device,
     scaled_model_yaml,
     train_or_resume,
 )
@@ -47,9 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     best = train_or_resume(
         yaml_path, run_dir, a.resume, a.init,
         trainer=crop_aug_trainer(a.seed, glyph=a.glyph_aug, blur=a.blur_aug),
-        data=a.data, imgsz=a.imgsz, epochs=a.epochs, batch=a.batch, workers=a.workers,
-        device=pick_device(a.device), seed=a.seed, fraction=a.fraction, optimizer=a.optimizer, lr0=a.lr0,
-        warmup_epochs=a.warmup_epochs, time=a.hours,
+        **common_train_args(a),
         # Never mirror (a flipped index is not a card); colour matters (red vs black suits).
         fliplr=0.0, flipud=0.0, hsv_h=0.0, hsv_s=0.3, hsv_v=0.4, erasing=0.2,
         scale=0.25,  # random-resized-crop keeps 75-100% of the crop: the index must stay in view

@@ -83,6 +83,14 @@ def add_common_args(p: argparse.ArgumentParser, *, imgsz: int, epochs: int, batc
                    help="epochs of learning-rate warm-up (short fine-tunes from our own weights need less)")
 
 
+def common_train_args(a: argparse.Namespace) -> dict:
+    """What :func:`add_common_args` read, in the words of Ultralytics' ``train()``: every model trains
+    with the same ones, its own augmentations beside them."""
+    return {"data": a.data, "imgsz": a.imgsz, "epochs": a.epochs, "batch": a.batch, "workers": a.workers,
+            "device": pick_device(a.device), "seed": a.seed, "fraction": a.fraction,
+            "optimizer": a.optimizer, "lr0": a.lr0, "warmup_epochs": a.warmup_epochs, "time": a.hours}
+
+
 def _positive_hours(text: str) -> float:
     """``--hours``: Ultralytics reads 0 as no time limit and a negative time as one already spent."""
     try:

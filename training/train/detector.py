@@ -15,8 +15,8 @@ from pathlib import Path
 
 from training.train.common import (
     add_common_args,
+    common_train_args,
     export_unless_told_not,
-    pick_device,
     scaled_model_yaml,
     train_or_resume,
 )
@@ -38,9 +38,7 @@ def main(argv: list[str] | None = None) -> int:
                                   out=run_dir.parent / f"{run_dir.name}.yaml")
     best = train_or_resume(
         yaml_path, run_dir, a.resume, a.init,
-        data=a.data, imgsz=a.imgsz, epochs=a.epochs, batch=a.batch, workers=a.workers,
-        device=pick_device(a.device), seed=a.seed, fraction=a.fraction, optimizer=a.optimizer, lr0=a.lr0,
-        warmup_epochs=a.warmup_epochs, time=a.hours,
+        **common_train_args(a),
         # A mirrored index is not a card: never flip. Rotation/perspective come from the synth engine.
         fliplr=0.0, flipud=0.0, mosaic=a.mosaic, close_mosaic=max(1, a.epochs // 10),
         degrees=0.0, scale=0.4, translate=0.1, hsv_h=0.02, hsv_s=0.5, hsv_v=0.4,
