@@ -11,20 +11,20 @@ Expected`), then splits the cards into the hands, the crib and the starter
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from os import PathLike
 
 import numpy as np
 
 from vision.config import for_the_table
 from vision.decode import Photo, open_photo
-from vision.detections import Detections, Expected
+from vision.detections import CHECK_BELOW, Detections, Expected, box_overlaps
 from vision.pipeline import Recognizer, default_recognizer
 from vision.table import TableLayout, find_groups, group_sizes
 
 __all__ = [
-    "TableReading", "as_table", "least_sure_aside", "read_table", "read_table_cards", "read_table_photo",
-    "table_cards", "table_reader",
+    "CLOSER_DETECTOR_PX", "TableReading", "as_table", "closer_reader", "combined", "in_doubt",
+    "least_sure_aside", "read_table", "read_table_cards", "read_table_photo", "table_cards", "table_reader",
 ]
 
 
@@ -71,6 +71,16 @@ def least_sure_aside(detections: Detections, cards: int) -> tuple[Detections, De
     return detections[kept], detections[~kept]
 
 
+CLOSER_DETECTOR_PX = 1536
+"""The long side the detector sees a table in doubt at, decoded at full size: on eight tables the
+first look read short or wrong, it missed or misread 2 cards where the first look did 15 (at 1024
+px, 4; docs/experiments/51-whole-table.md)."""
+
+_LARGER = 1.5
+"""Of two places holding as many of a card's indices, the one whose boxes cover this many times more
+is the card's; closer than that, neither is chosen."""
+
+
 def _linked(boxes: np.ndarray, reach: float) -> list[list[int]]:
     """``boxes`` (N, 4) in clusters: single linkage over gaps of at most ``reach`` pixels."""
     dx = np.maximum(boxes[:, None, 0], boxes[None, :, 0]) - np.minimum(boxes[:, None, 2], boxes[None, :, 2])
@@ -94,19 +104,23 @@ def _linked(boxes: np.ndarray, reach: float) -> list[list[int]]:
 
 def placed_by_indices(detections: Detections) -> Detections:
     """Each card's box drawn round the indices that lie together: an index farther than a card's length
-    from the card's other indices cannot be one of its corners (a neighbour's index misread as it),
-    and a box stretched to it spans two players' cards and joins their groups (on the composites, 10
-    of 60 tables were split wrongly so). The most indices lying together win; a tie keeps them all."""
+    from the card's other indices cannot be one of its corners (a neighbour's index or a pip misread
+    as it), and a box stretched to it spans two players' cards and joins their groups (on the
+    composites, 10 of 60 tables were split wrongly so). The most indices lying together win; of as
+    many, the larger by :data:`_LARGER` (a pip or a cut index is smaller); else all are kept."""
     if len(detections) < 2:
         return detections
     reach = float(np.median(np.maximum(detections.xyxy[:, 2] - detections.xyxy[:, 0],
                                        detections.xyxy[:, 3] - detections.xyxy[:, 1])))
     xyxy, indices = detections.xyxy.copy(), list(detections.indices)
     for row, boxes in enumerate(detections.indices):
-        clusters = sorted(_linked(np.asarray(boxes, np.float32).reshape(-1, 4), reach), key=len, reverse=True)
-        if len(clusters) < 2 or len(clusters[0]) == len(clusters[1]):
+        boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+        area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+        clusters = sorted(_linked(boxes, reach), key=lambda c: (len(c), area[c].sum()), reverse=True)
+        if len(clusters) < 2 or (len(clusters[0]) == len(clusters[1])
+                                 and area[clusters[0]].sum() < _LARGER * area[clusters[1]].sum()):
             continue
-        kept = np.asarray(boxes)[clusters[0]]
+        kept = boxes[clusters[0]]
         indices[row] = kept
         xyxy[row] = [kept[:, 0].min(), kept[:, 1].min(), kept[:, 2].max(), kept[:, 3].max()]
     return detections.with_(xyxy=xyxy, indices=tuple(indices))
@@ -120,13 +134,55 @@ def as_table(detections: Detections, players: int, *, five_card: bool = False) -
     return placed_by_indices(kept)
 
 
+def in_doubt(cards: Detections, number: int) -> bool:
+    """Whether a table's reading calls for the closer look: short of the table's ``number``, or a card
+    the player would be asked to check (read below :data:`~vision.detections.CHECK_BELOW`)."""
+    return len(cards) < number or bool((cards.confidence < CHECK_BELOW).any())
+
+
+def closer_reader(reader: Recognizer) -> Recognizer:
+    """``reader``'s models as the closer look reads: the photo at full size, the detector seeing it at
+    :data:`CLOSER_DETECTOR_PX` (a reader that cannot be configured, a test's double, as it is)."""
+    if not hasattr(reader, "configured"):
+        return reader
+    return reader.configured(replace(reader.config, large_photo_detector_size=CLOSER_DETECTOR_PX))
+
+
+def _same_place(a: Detections, b: Detections) -> np.ndarray:
+    """Per card of ``a``: whether one of its indices lies where an index of ``b`` does (they share half
+    the smaller box): one place holds one index, so they are two readings of one card."""
+    if not len(b):
+        return np.zeros(len(a), bool)
+    theirs = np.concatenate([np.asarray(i, np.float32).reshape(-1, 4) for i in b.indices])
+    out = []
+    for mine in a.indices:
+        shared, area_a, area_b = box_overlaps(np.asarray(mine, np.float32).reshape(-1, 4), theirs)
+        out.append(bool((shared >= 0.5 * np.minimum(area_a[:, None], area_b[None, :])).any()))
+    return np.array(out, bool)
+
+
+def combined(closer: Detections, coarse: Detections) -> Detections:
+    """The closer look's cards, and the coarse look's cards it did not read anywhere else: a card read
+    at both scales keeps the finer reading, as does a place read as two different cards."""
+    fresh = np.array([card not in closer.cards for card in coarse.cards], bool)
+    keep = fresh & ~_same_place(coarse, closer)
+    both = Detections.merge([closer, coarse[keep]])
+    return both[np.argsort(both.xyxy[:, 0], kind="stable")] if len(both) else both
+
+
 def read_table_cards(photo: Photo, players: int, *, five_card: bool = False,
                      reader: Recognizer | None = None) -> Detections:
     """The cards of a decoded whole-table photo, read by ``reader`` (a :func:`table_reader`) told the
-    table's number, so that cards short of the line make up a number short (:func:`as_table`)."""
+    table's number, so that cards short of the line make up a number short (:func:`as_table`). A
+    reading :func:`in_doubt` is read again closer, at full size (:func:`closer_reader`), and the two
+    readings :func:`combined`."""
     reader = reader or table_reader()
-    expected = Expected(table_cards(players, five_card=five_card))
-    return as_table(reader.recognize_photo(photo, expected), players, five_card=five_card)
+    number = table_cards(players, five_card=five_card)
+    cards = as_table(reader.recognize_photo(photo, Expected(number)), players, five_card=five_card)
+    if photo.finer is None or not in_doubt(cards, number):
+        return cards
+    closer = closer_reader(reader).recognize_photo(photo.finer(), Expected(number))
+    return as_table(combined(closer, cards), players, five_card=five_card)
 
 
 def read_table_photo(photo: Photo, players: int, *, five_card: bool = False,
