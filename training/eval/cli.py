@@ -141,17 +141,12 @@ def _sizes(text: str) -> tuple[int, ...]:
 
 
 def _number_or_none(text: str, flag: str, low: float, high: float, what: str) -> float | None:
-    """``text`` as a number from ``low`` to ``high``, or ``None`` for ``"none"`` (the option off);
-    anything else is refused naming ``flag`` and ``what`` to give."""
-    if text.strip().lower() == "none":
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not low <= value <= high:
+    """``text`` as one number from ``low`` to ``high``, or ``None`` for ``"none"`` (the option off);
+    anything else is refused naming ``flag`` and ``what`` to give (:func:`_numbers_or_none`)."""
+    values = _numbers_or_none(text, flag, float, lambda value: low <= value <= high, what)
+    if len(values) > 1:
         raise EvalError(f"{flag} {text!r}: give {what}, or none")
-    return value
+    return values[0] if values else None
 
 
 def _percentile(text: str) -> float | None:
