@@ -112,7 +112,7 @@ def placed_by_indices(detections: Detections) -> Detections:
         return detections
     reach = float(np.median(np.maximum(detections.xyxy[:, 2] - detections.xyxy[:, 0],
                                        detections.xyxy[:, 3] - detections.xyxy[:, 1])))
-    xyxy, indices = detections.xyxy.copy(), list(detections.indices)
+    xyxy, quad, indices = detections.xyxy.copy(), detections.quad.copy(), list(detections.indices)
     for row, boxes in enumerate(detections.indices):
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
@@ -122,8 +122,9 @@ def placed_by_indices(detections: Detections) -> Detections:
             continue
         kept = boxes[clusters[0]]
         indices[row] = kept
-        xyxy[row] = [kept[:, 0].min(), kept[:, 1].min(), kept[:, 2].max(), kept[:, 3].max()]
-    return detections.with_(xyxy=xyxy, indices=tuple(indices))
+        x0, y0, x1, y1 = kept[:, 0].min(), kept[:, 1].min(), kept[:, 2].max(), kept[:, 3].max()
+        xyxy[row], quad[row] = (x0, y0, x1, y1), ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+    return detections.with_(xyxy=xyxy, quad=quad, indices=tuple(indices))
 
 
 def as_table(detections: Detections, players: int, *, five_card: bool = False) -> Detections:

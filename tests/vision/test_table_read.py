@@ -2,12 +2,23 @@
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
+from scorer.cards import Card
 from training.synth.table_scene import TablePlan, render_table
 from vision.config import RecognizerConfig, for_the_table
+from vision.detections import Detections
 from vision.pipeline import default_recognizer
-from vision.table_read import read_table, table_cards, table_reader
+from vision.table_read import (
+    combined,
+    in_doubt,
+    least_sure_aside,
+    placed_by_indices,
+    read_table,
+    table_cards,
+    table_reader,
+)
 
 
 def test_a_table_holds_every_hand_the_crib_and_the_starter():
@@ -38,3 +49,66 @@ def test_a_render_of_a_two_player_table_reads_into_three_groups_and_the_starter(
     groups = {frozenset(str(cards[r]) for r in group.rows) for group in reading.layout.groups}
     assert groups == {frozenset(map(str, group)) for group in rendered.truth.groups}
     assert str(cards[reading.layout.starter]) == str(rendered.truth.starter)
+
+
+def _cards(*rows: tuple[str, float, list[list[float]]]) -> Detections:
+    """Cards as (name, confidence, index boxes): each card's box the union of its indices."""
+    boxes = [np.array(ix, np.float32) for _, _, ix in rows]
+    return Detections(xyxy=[[b[:, 0].min(), b[:, 1].min(), b[:, 2].max(), b[:, 3].max()] for b in boxes],
+                      confidence=[c for _, c, _ in rows], cards=[Card.parse(n) for n, _, _ in rows],
+                      indices=boxes)
+
+
+def _index(x: float, y: float, size: float = 40) -> list[float]:
+    return [x, y, x + size / 2, y + size]
+
+
+def test_a_card_beyond_the_tables_number_is_the_least_sure_set_aside():
+    cards = _cards(("5H", 0.99, [_index(0, 0)]), ("KD", 0.72, [_index(100, 0)]),
+                   ("5C", 0.98, [_index(200, 0)]))
+    kept, aside = least_sure_aside(cards, 2)
+    assert [str(c) for c in kept.cards] == ["5H", "5C"] and [str(c) for c in aside.cards] == ["KD"]
+
+
+def test_a_table_of_its_number_sets_nothing_aside():
+    cards = _cards(("5H", 0.99, [_index(0, 0)]), ("KD", 0.72, [_index(100, 0)]))
+    assert len(least_sure_aside(cards, 2)[1]) == 0
+
+
+def test_an_index_a_table_away_from_its_cards_other_corners_is_not_one_of_them():
+    corners = [_index(0, 0), _index(160, 200), _index(0, 200)]
+    cards = _cards(("2H", 0.99, [*corners, _index(2000, 0)]),
+                   ("JH", 0.99, [_index(2000, 60), _index(2160, 260)]))
+    placed = placed_by_indices(cards)
+    assert placed.xyxy[0].tolist() == [0, 0, 180, 240]
+    assert len(placed.indices[0]) == 3
+
+
+def test_of_two_lone_indices_far_apart_the_larger_places_the_card():
+    cards = _cards(("3H", 0.99, [_index(0, 0, 70), _index(2000, 0, 20)]), ("8H", 0.99, [_index(2000, 40)]))
+    assert placed_by_indices(cards).xyxy[0].tolist() == [0, 0, 35, 70]
+
+
+def test_of_two_lone_indices_far_apart_and_alike_neither_is_chosen():
+    cards = _cards(("3H", 0.99, [_index(0, 0), _index(2000, 0)]), ("8H", 0.99, [_index(2000, 100)]))
+    assert placed_by_indices(cards).xyxy[0].tolist() == [0, 0, 2020, 40]
+
+
+def test_a_table_short_of_its_number_or_with_a_card_to_check_is_in_doubt():
+    sure = _cards(("5H", 0.99, [_index(0, 0)]), ("5C", 0.99, [_index(100, 0)]))
+    unsure = _cards(("5H", 0.99, [_index(0, 0)]), ("5C", 0.9, [_index(100, 0)]))
+    assert (in_doubt(sure, 2), in_doubt(sure, 3), in_doubt(unsure, 2)) == (False, True, True)
+
+
+def test_the_closer_reading_of_a_place_wins_and_the_coarse_look_adds_what_it_missed():
+    coarse = _cards(("AS", 0.82, [_index(0, 0)]), ("9C", 0.99, [_index(300, 0)]))
+    closer = _cards(("AC", 0.97, [_index(2, 1)]))
+    both = combined(closer, coarse)
+    assert [str(c) for c in both.cards] == ["AC", "9C"]
+
+
+def test_a_card_read_in_both_looks_is_kept_once_as_the_closer_look_read_it():
+    coarse = _cards(("9C", 0.9, [_index(300, 0)]))
+    closer = _cards(("9C", 0.99, [_index(302, 0)]))
+    both = combined(closer, coarse)
+    assert [str(c) for c in both.cards] == ["9C"] and both.confidence[0] == pytest.approx(0.99)
