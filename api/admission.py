@@ -6,7 +6,8 @@ photos only makes every answer late: 16 clients on 2 cores used to see p99 3.3 s
 :attr:`Admission.capacity` at once; one more is answered ``503 Service Unavailable`` with
 ``Retry-After``. A photo still arriving holds no place among them: four uploads that sent their
 headers and stopped used to hold every place for a minute (issue 79). What uploads in progress hold
-in memory is bounded apart (:attr:`Admission.upload_budget_bytes`), and their pace by
+in memory is bounded apart (:attr:`Admission.upload_budget_bytes`): the upload that would pass it
+leaves the app, which lets go of what it sent, and is answered 503 at once. Their pace is bounded by
 :class:`api.limits.BodyLimit`. The health route does not pass the gate.
 """
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from fastapi import HTTPException, status
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.limits import drain, send_json
+from api.limits import answer_then_drain
 
 UPLOAD_BUDGET_BYTES = 8 * 20 * 2**20
 """Bytes that photo uploads still arriving may hold in one server process: eight photos at the 20 MB
@@ -91,32 +92,45 @@ class PhotoGate:
         gate = self.admission
         if gate.full:  # busy already: told so at once, its body read and dropped, never kept
             gate.refused += 1
-            await drain(receive, self.drain_timeout_s, self.drain_max_bytes)
-            await send_json(send, 503, {"detail": gate.busy_message()},
-                            extra_headers=[(b"retry-after", str(gate.retry_after_s).encode())])
+            await self._refuse(receive, send, gate.busy_message())
             return
-        upload = _Upload(gate, receive, self.drain_timeout_s, self.drain_max_bytes)
+        upload = _Upload(gate, receive)
         try:
             await self.app(scope, upload.receive, send)
+            return
+        except _OverBudget:
+            pass  # answered below, once the app has let go of what its form parser had received
         finally:
             upload.release()
+        await self._refuse(receive, send, _uploads_busy(gate))
+
+    async def _refuse(self, receive: Receive, send: Send, reason: str) -> None:
+        await answer_then_drain(send, receive, 503, {"detail": reason},
+                                [(b"retry-after", str(self.admission.retry_after_s).encode())],
+                                self.drain_timeout_s, self.drain_max_bytes)
+
+
+class _OverBudget(BaseException):
+    """Raised into the app by an upload that would pass :attr:`Admission.upload_budget_bytes`, for
+    :class:`PhotoGate` to answer. Not an ``Exception``: FastAPI's body parsing turns any ``Exception``
+    into a 400 and the app's handlers would answer it, while this must leave the app, so that the form
+    parser drops what the upload has sent (Starlette's closes its files on the way out) before the 503
+    is sent and the rest of the body drained."""
 
 
 class _Upload:
     """One photo on its way through the gate: the bytes it holds while it arrives, then its place."""
 
-    def __init__(self, admission: Admission, receive: Receive, drain_timeout_s: float,
-                 drain_max_bytes: int) -> None:
+    def __init__(self, admission: Admission, receive: Receive) -> None:
         self.admission = admission
         self.source = receive
-        self.drain_timeout_s = drain_timeout_s
-        self.drain_max_bytes = drain_max_bytes
         self.held_bytes = 0
         self.admitted = False
 
     async def receive(self) -> Message:
         """The next body message; the last one takes the photo's place, or raises 503 (FastAPI answers
-        an HTTPException raised while it reads a body as it is)."""
+        an HTTPException raised while it reads a body as it is). One that passes the upload budget
+        raises :class:`_OverBudget` out of the app."""
         message = await self.source()
         if message["type"] != "http.request" or self.admitted:
             return message
@@ -128,9 +142,7 @@ class _Upload:
         elif self.admission.receiving_bytes > self.admission.upload_budget_bytes:
             self.release()
             self.admission.refused += 1
-            await drain(self.source, self.drain_timeout_s, self.drain_max_bytes)
-            raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, _uploads_busy(self.admission),
-                                headers=self.admission.retry_after)
+            raise _OverBudget
         return message
 
     def _admit(self) -> None:

@@ -126,14 +126,27 @@ def _content_length(scope: Scope) -> int | None:
 
 
 async def send_json(send: Send, status_code: int, body: dict,
-                    extra_headers: list[tuple[bytes, bytes]] | None = None) -> None:
-    """Answer from a middleware: a JSON body, and the connection closed after it."""
+                    extra_headers: list[tuple[bytes, bytes]] | None = None, more_body: bool = False) -> None:
+    """Answer from a middleware: a JSON body, and the connection closed after it (after an empty last
+    message when ``more_body``)."""
     payload = json.dumps(body).encode()
     await send({"type": "http.response.start", "status": status_code,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(payload)).encode()),
                             (b"connection", b"close"), *(extra_headers or [])]})
-    await send({"type": "http.response.body", "body": payload})
+    await send({"type": "http.response.body", "body": payload, "more_body": more_body})
+
+
+async def answer_then_drain(send: Send, receive: Receive, status_code: int, body: dict,
+                            extra_headers: list[tuple[bytes, bytes]], timeout_s: float,
+                            max_bytes: int) -> None:
+    """Refuse a request whose body is still arriving: the whole answer sent at once, so that a client
+    that stalled reads it now, then the rest of the body read and dropped (bounded as :func:`drain`)
+    before the answer is ended and the connection closed, so that a client still sending reads the
+    answer rather than a reset. (The server reads no more of a body once an answer has ended.)"""
+    await send_json(send, status_code, body, extra_headers, more_body=True)
+    await drain(receive, timeout_s, max_bytes)
+    await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 async def drain(receive: Receive, timeout_s: float, max_bytes: int | None = None) -> None:

@@ -1,4 +1,11 @@
-"""Bad uploads against a real uvicorn server: each gets a 4xx JSON reason, and the server keeps serving."""
+"""Bad uploads against a real uvicorn server: each gets a 4xx JSON reason, and the server keeps serving;
+uploads past the memory budget for uploads in progress are told busy at once."""
+
+import http.client
+import json
+import select
+import socket
+import time
 
 import cv2
 import httpx
@@ -7,6 +14,7 @@ import pytest
 from support import FakeRecognizer, as_heic, live_server, show_photo, spread_photo
 
 from api.main import create_app
+from api.settings import Settings
 
 NINE = "AH 2H 3H 4H 5H 6H 7H 8H 9H"
 
@@ -112,3 +120,69 @@ def test_an_iphone_heic_photo_counts_as_its_jpeg_does(server):
     res = httpx.post(f"{url}/api/count", files={"photo": ("IMG_0001.HEIC", photo, "image/heic")}, timeout=60)
     assert res.status_code == 200, res.text
     assert res.json()["show"]["total"] == 29
+
+
+STALL_HEAD = (b"--stall\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\n"
+              b"Content-Type: image/jpeg\r\n\r\n")
+
+
+def stalled_upload(url: str, declared: int, sent: int) -> socket.socket:
+    """A client that says it sends ``declared`` bytes of body, sends ``sent`` of them and waits."""
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)))
+    sock.sendall(f"POST /api/count HTTP/1.1\r\nHost: {host}\r\nContent-Length: {declared}\r\n"
+                 f"Content-Type: multipart/form-data; boundary=stall\r\n\r\n".encode() + STALL_HEAD)
+    sock.sendall(b"\xff" * (sent - len(STALL_HEAD)))
+    return sock
+
+
+def read_answer(sock: socket.socket) -> tuple[int, str | None, str]:
+    """(status, Retry-After, detail) of the answer on ``sock``, which is then closed."""
+    sock.settimeout(60)
+    res = http.client.HTTPResponse(sock)
+    res.begin()
+    answer = res.status, res.getheader("retry-after"), json.loads(res.read())["detail"]
+    sock.close()
+    return answer
+
+
+def still_waiting(sock: socket.socket) -> bool:
+    """True while the server has neither answered nor closed ``sock``."""
+    return not select.select([sock], [], [], 0)[0]
+
+
+def wait_for(condition, what: str) -> None:
+    deadline = time.monotonic() + 20
+    while not condition():
+        assert time.monotonic() < deadline, f"never {what}"
+        time.sleep(0.01)
+
+
+def test_uploads_past_the_budget_are_told_busy_at_once_while_those_within_it_are_held():
+    """Budget 5 MB, uploads of 2 MB that stall: two are held (4 MB), the next three would pass the
+    budget and are answered 503 while the two still hang; a photo sent meanwhile is counted; the two
+    held are dropped 408 at the read timeout."""
+    fake = FakeRecognizer()
+    good = fake.add(show_photo("5H 5D 5S JC 5C"))
+    app = create_app(Settings(upload_timeout_s=10, retry_after_s=4), recognizer=fake)
+    admission = app.state.admission
+    admission.upload_budget_bytes = 5 * 2**20
+    sent = 2 * 2**20
+    with live_server(app) as url:
+        held = []
+        for n in (1, 2):  # one at a time, so that these two are the ones within the budget
+            held.append(stalled_upload(url, sent + 2**20, sent))
+            wait_for(lambda n=n: admission.receiving_bytes == n * sent, f"{n} uploads held")
+        refused = [read_answer(stalled_upload(url, sent + 2**20, sent)) for _ in range(3)]
+        held_bytes = admission.receiving_bytes
+        photo = httpx.post(f"{url}/api/count", files={"photo": ("good.jpg", good.jpeg, "image/jpeg")},
+                           timeout=60)
+        held_throughout = all(still_waiting(s) for s in held)
+        dropped = [read_answer(s)[0] for s in held]
+        wait_for(lambda: admission.receiving_bytes == 0, "all uploads' bytes given back")
+    assert refused == [(503, "4", "busy: uploads under way hold 5 MB, the most this server keeps; "
+                                  "try again in 4 s")] * 3
+    assert held_bytes == 2 * sent  # the refused uploads hold nothing
+    assert photo.status_code == 200 and photo.json()["show"]["total"] == 29
+    assert held_throughout  # else the answers above did not come before the read timeout (a slow machine)
+    assert dropped == [408, 408]
