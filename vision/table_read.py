@@ -72,9 +72,10 @@ def least_sure_aside(detections: Detections, cards: int) -> tuple[Detections, De
 
 
 CLOSER_DETECTOR_PX = 1536
-"""The long side the detector sees a table in doubt at, decoded at full size: on eight tables the
-first look read short or wrong, it missed or misread 2 cards where the first look did 15 (at 1024
-px, 4; docs/experiments/51-whole-table.md)."""
+"""The long side the detector sees a table in doubt at, decoded at full size. On eight renders the
+first look read short or wrong (14 cards missed or misread), alone it missed or misread 9 (at
+1024 px, 12); combined with the first look it took the renders a person could read whole from 88%
+to 91% cards right (docs/experiments/51-whole-table.md)."""
 
 _LARGER = 1.5
 """Of two places holding as many of a card's indices, the one whose boxes cover this many times more
