@@ -4,10 +4,12 @@ Two sources, each with its truth: renders of whole-table shows (:mod:`training.s
 held-out decks; 2-4 players, rows, fans, piles and mixed, the starter on the pack or apart, boards
 and coins) and composites tiled from real photos of single hands
 (:mod:`training.eval.table_composite`). Each photo is read as the product reads it
-(:func:`vision.table_read.read_table_cards`, with the table's settings) and judged: cards right (every card read, none extra),
-groups right (each group holds the same cards as the truth's, matched by box, and the starter is
-the starter) and counts right (every group whose cards and group are right counts as the truth
-does). Per layout: photos, groups right, cards right, both, seconds per photo.
+(:func:`vision.table_read.read_table_cards`, with the table's settings) and judged: cards right
+(every card read, none extra), groups right (each group holds the same cards as the truth's,
+matched by box, and the starter is the starter) and counts right (every group whose cards and
+group are right counts as the truth does). Per layout and per number of players: photos, groups
+right, cards right, both, seconds per photo; over all photos, then over those a person could
+read every card of (a render's labels).
 """
 
 from __future__ import annotations
