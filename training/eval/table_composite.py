@@ -108,7 +108,7 @@ def _starter_photo(fives: list[_Tile], names: dict[int, Card]) -> tuple[_Tile, l
     return labelled[0]
 
 
-def _cut_starter(image: np.ndarray, cards: list[tuple[Card, np.ndarray]],
+def cut_starter(image: np.ndarray, cards: list[tuple[Card, np.ndarray]],
                  table: np.ndarray) -> tuple[np.ndarray, Card]:
     """The loneliest card of a photo of five cut out by its box, the parts of its box that other cards'
     boxes cover painted the table's colour: a neighbour's index peeking into the cut was read as a
@@ -156,7 +156,7 @@ def compose(folder: Path, players: int, rng: np.random.Generator, name: str = "c
         label = tile.path.parent.parent / "labels" / f"{tile.path.stem}.txt"
         for card, box in read_card_boxes(label, (image.shape[1], image.shape[0]), names):
             boxes.append((card, tuple(float(v) for v in box * scale + [left, top, left, top])))
-    cut, starter = _cut_starter(images[-1], five_cards, canvas[0, 0])
+    cut, starter = cut_starter(images[-1], five_cards, canvas[0, 0])
     left, top = _paste(canvas, cut, scale, cells[order[len(hands)]], rng)
     boxes.append((starter, (left, top, left + cut.shape[1] * scale, top + cut.shape[0] * scale)))
     truth = TableTruth(tuple(t.cards for t in hands), starter)

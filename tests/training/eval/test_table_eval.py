@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from scorer.cards import Card
-from training.eval.table_composite import compose
+from training.eval.table_composite import compose, cut_starter
 from training.eval.table_eval import judge, summary
 from training.synth.table_scene import PHOTO_SIZE, TableTruth
 from vision.detections import Detections
@@ -76,3 +76,20 @@ def test_the_summary_gives_each_layout_its_shares():
     row = summary([right, wrong])["render 2p-row"]
     assert (row["photos"], row["groups_right"], row["cards_right"]) == (2, 0.5, 0.5)
     assert row["max_s"] == pytest.approx(0.4)
+
+
+def test_the_summary_also_gives_each_number_of_players_over_its_styles():
+    detections, boxes = _table([*(c for g in GROUPS for c in g), STARTER])
+    row = judge(detections, 2, TRUTH, boxes, "render 2p-row", 0.1)
+    pile = judge(detections[:12], 2, TRUTH, boxes, "render 2p-pile", 0.1)
+    kind = summary([row, pile])["render 2p"]
+    assert (kind["photos"], kind["cards_right"]) == (2, 0.5)
+
+
+def test_a_cut_out_starter_carries_no_part_of_another_cards_box():
+    photo = np.full((100, 100, 3), 255, np.uint8)
+    cards = [(Card.parse("5H"), np.array([10.0, 10, 60, 80])),
+             (Card.parse("JH"), np.array([50.0, 70, 95, 99]))]
+    cut, starter = cut_starter(photo, cards, np.array([0, 90, 0], np.uint8))
+    assert str(starter) == "5H" and cut.shape == (70, 50, 3)
+    assert (cut[60:, 40:] == [0, 90, 0]).all() and (cut[:60, :40] == 255).all()
