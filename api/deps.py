@@ -12,9 +12,8 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Request, UploadFile, status
 
 from api.recognizer import LoadedRecognizer
-from api.workers import ModelsNotLoaded, PhotoReader, PhotoReading, WorkerLost
+from api.workers import Holds, ModelsNotLoaded, PhotoReader, PhotoReading, WorkerLost
 from vision.decode import MAX_BYTES, ImageError, UnsupportedImage, screen_photo
-from vision.detections import Expected
 
 
 async def get_loaded(request: Request) -> LoadedRecognizer:
@@ -35,8 +34,9 @@ async def get_reader(request: Request, loaded: LoadedDep) -> PhotoReader:
 
 
 async def read_upload(request: Request, reader: PhotoReader, photo: UploadFile,
-                      expected: Expected | None) -> PhotoReading:
-    """An uploaded photo read by ``reader``, for every photo route: what is plainly no photo is refused
+                      holds: Holds) -> PhotoReading:
+    """An uploaded photo read by ``reader`` as what it ``holds`` (one hand, or the whole table), for
+    every photo route: what is plainly no photo is refused
     in the event loop (a few ms, no pixel) and never reaches a worker; a refused photo is a 415, 413
     or 422 with the reason, missing models a 503, a worker lost to something else a 503 with
     Retry-After; the time it took teaches the admission gate
@@ -45,7 +45,7 @@ async def read_upload(request: Request, reader: PhotoReader, photo: UploadFile,
     await photo.close()  # the form's in-memory copy goes now, not after the worker's answer
     try:
         screen_photo(data)
-        reading = await reader.read(data, expected)
+        reading = await reader.read(data, holds)
     except UnsupportedImage as exc:
         raise HTTPException(status.HTTP_415_UNSUPPORTED_MEDIA_TYPE, f"photo: {exc}") from None
     except ImageError as exc:

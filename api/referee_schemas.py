@@ -45,7 +45,7 @@ from scorer.referee import (
     show_order,
     side_of,
 )
-from vision.detections import Detections, Expected
+from vision.detections import Detections
 from vision.table import RoleSuggestion, TableLayout, find_groups, group_sizes, move_card, suggest_roles
 
 MAX_TABLE_CARDS = 21
@@ -195,10 +195,6 @@ class RefereeRequest:
     moves: tuple[Move, ...] = ()
     scores: tuple[tuple[Role, int], ...] = ()
     game: int = 121
-
-    def expected(self) -> Expected:
-        """What the photo holds, so the recognizer makes up the table's number of cards."""
-        return Expected(sum(group_sizes(self.players, five_card=self.five_card)) + 1)
 
 
 @dataclass(frozen=True)

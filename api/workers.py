@@ -38,6 +38,7 @@ from api.cores import claim_cores
 from api.recognizer import PhotoRecognizer, load_recognizer
 from vision.decode import UPLOAD, ImageError, decode_photo
 from vision.detections import Detections, Expected
+from vision.table_read import read_table_cards, table_reader
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,21 @@ class PhotoReading:
     original_size: tuple[int, int]
     seconds: float = 0.0
     """How long the decode and recognition took (in the worker: no queue wait)."""
+
+
+@dataclass(frozen=True)
+class WholeTable:
+    """A photo of the whole table at the show (13-21 cards): read with the table's settings, finer
+    than a hand's, and again closer where in doubt (:func:`vision.table_read.read_table_cards`), as
+    ``cribcount referee`` reads it."""
+
+    players: int
+    five_card: bool = False
+
+
+Holds = Expected | WholeTable | None
+"""What the sender says a photo holds, so how it is read: a show of so many cards or nothing said
+(one hand's settings), or the whole table."""
 
 
 class PhotoTooCostly(ImageError):
@@ -87,18 +103,24 @@ while the others read on; at 2-4 photos a second per worker that is once every f
 
 
 class PhotoReader(Protocol):
-    """What the count route needs: a photo's bytes in, its cards out."""
+    """What the photo routes need: a photo's bytes in, its cards out."""
 
-    async def read(self, data: bytes, expected: Expected | None) -> PhotoReading: ...
+    async def read(self, data: bytes, holds: Holds) -> PhotoReading: ...
 
     def close(self) -> None: ...
 
 
-def read_photo_bytes(recognizer: PhotoRecognizer, data: bytes, expected: Expected | None) -> PhotoReading:
-    """Decode an uploaded photo (upload limits) and recognize its cards."""
+def read_photo_bytes(recognizer: PhotoRecognizer, data: bytes, holds: Holds) -> PhotoReading:
+    """Decode an uploaded photo (upload limits) and recognize its cards: a whole table with the
+    table's settings and models shared (:func:`vision.table_read.table_reader`), else as one hand."""
     t = time.perf_counter()
-    decoded = decode_photo(data, min_long_side=recognizer.config.min_long_side, limits=UPLOAD)
-    detections = recognizer.recognize_photo(decoded, expected)
+    if isinstance(holds, WholeTable):
+        reader = table_reader(recognizer)
+        decoded = decode_photo(data, min_long_side=reader.config.min_long_side, limits=UPLOAD)
+        detections = read_table_cards(decoded, holds.players, five_card=holds.five_card, reader=reader)
+    else:
+        decoded = decode_photo(data, min_long_side=recognizer.config.min_long_side, limits=UPLOAD)
+        detections = recognizer.recognize_photo(decoded, holds)
     return PhotoReading(detections, decoded.original_size, time.perf_counter() - t)
 
 
@@ -108,8 +130,8 @@ class ThreadReader:
 
     recognizer: PhotoRecognizer
 
-    async def read(self, data: bytes, expected: Expected | None) -> PhotoReading:
-        return await run_in_threadpool(read_photo_bytes, self.recognizer, data, expected)
+    async def read(self, data: bytes, holds: Holds) -> PhotoReading:
+        return await run_in_threadpool(read_photo_bytes, self.recognizer, data, holds)
 
     def close(self) -> None:
         """Nothing to stop."""
@@ -143,9 +165,9 @@ class ProcessReader:
         """Why the workers have no recognizer (``None``: loaded); waits for a worker to start."""
         return await asyncio.wrap_future(self._pool.submit(_load_error, None))
 
-    async def read(self, data: bytes, expected: Expected | None) -> PhotoReading:
+    async def read(self, data: bytes, holds: Holds) -> PhotoReading:
         try:
-            future = self._pool.submit(_read_in_worker, self.limits.timeout_s, data, expected)
+            future = self._pool.submit(_read_in_worker, self.limits.timeout_s, data, holds)
         except (RuntimeError, BrokenProcessPool) as exc:  # workers that cannot start (pebble gives up)
             raise ModelsNotLoaded(f"the photo workers are not running: {exc}") from None
         try:
@@ -194,11 +216,11 @@ def _load_error() -> str | None:
     return _error
 
 
-def _read_in_worker(data: bytes, expected: Expected | None) -> PhotoReading:
+def _read_in_worker(data: bytes, holds: Holds) -> PhotoReading:
     if _recognizer is None:
         raise ModelsNotLoaded(_error or "the card recognizer is not loaded")
     try:
-        return read_photo_bytes(_recognizer, data, expected)
+        return read_photo_bytes(_recognizer, data, holds)
     except Exception as exc:
         # Past the memory cap: a MemoryError, or OpenCV's "Insufficient memory" in a cv2.error mid-decode.
         if isinstance(exc, MemoryError) or ("memory" in str(exc).lower() and not isinstance(exc, ImageError)):

@@ -4,7 +4,9 @@ table's cards sent back with the player's fixes, so a moved card or a named grou
 without the photo.
 
 Photo requests take the same path as ``/api/count``: read in memory by the photo workers, admitted
-by the same gate (:data:`api.main.PHOTO_ROUTES`), never stored.
+by the same gate (:data:`api.main.PHOTO_ROUTES`), never stored. The workers read them as a whole table
+(:class:`api.workers.WholeTable`: the table's finer settings, the closer look where in doubt), as
+``cribcount referee`` does.
 """
 
 from __future__ import annotations
@@ -34,10 +36,10 @@ from api.referee_schemas import (
     referee,
 )
 from api.schemas import ErrorOut, NotAShowOut
+from api.workers import WholeTable
 from scorer.cards import InvalidCardError
 from vision.detections import Detections
 from vision.table import TableLayoutError, group_sizes
-from vision.table_read import as_table
 
 router = APIRouter(prefix="/api", tags=["referee"])
 
@@ -104,8 +106,8 @@ async def referee_photo(
         words = _words(base, claim or [], call or [], score or [])
     except ValueError as exc:
         raise HTTPException(_UNPROCESSABLE, str(exc)) from None
-    reading = await read_upload(request, reader, photo, base.expected())
-    detections = as_table(reading.detections, n, five_card=five_card)  # one too many set aside
+    reading = await read_upload(request, reader, photo, WholeTable(n, five_card))
+    detections = reading.detections
     groups = len(group_sizes(n))
     try:
         fixes = {"roles": tuple(parse_group_role(text, n, groups) for text in role or []),
