@@ -8,8 +8,6 @@ exception, no hang (each example is bounded generously; the precise times are be
 
 from __future__ import annotations
 
-import time
-
 import cv2
 import numpy as np
 from hypothesis import HealthCheck, given, settings
@@ -63,7 +61,8 @@ random_behind_magic = st.builds(lambda m, tail: m + tail, st.sampled_from(MAGIC)
 
 
 def check(data: bytes) -> None:
-    t = time.perf_counter()
+    """Either outcome with a reason; how long it takes is the hostile benchmarks' figure
+    (``python -m benchmarks.hostile``), not an assertion here."""
     try:
         screen_photo(data)  # the service's quick look: the same two outcomes
     except ImageError as exc:
@@ -76,7 +75,6 @@ def check(data: bytes) -> None:
         assert isinstance(photo, Photo)
         assert photo.image.dtype == np.uint8 and photo.image.ndim == 3 and photo.image.shape[2] == 3
         assert min(photo.original_size) >= 1
-    assert time.perf_counter() - t < 5
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
