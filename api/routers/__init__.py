@@ -1,2 +1,3 @@
 """One router per area: a photo counted (count), typed cards counted (score), the play (peg), what to
-throw to the crib (discard), counting drills (practice), and liveness and readiness (health)."""
+throw to the crib (discard), counting drills (practice),
+a whole table at the show refereed (referee), and liveness and readiness (health)."""

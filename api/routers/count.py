@@ -17,8 +17,7 @@ from api.schemas import CountOut, ErrorOut, NotAShowOut
 from scorer.cards import Card, InvalidCardError
 from scorer.muggins import MAX_CLAIM, InvalidClaimError
 from scorer.show import InvalidHandError
-from vision.roles import CardCountError, show_in_view
-from vision.roles import count_photo as count_show
+from vision.roles import CardCountError, count_photo, show_in_view
 
 router = APIRouter(prefix="/api", tags=["photo"])
 
@@ -49,7 +48,7 @@ def parse_starter(text: str | None) -> Card | None:
                                                 "is busy (then with Retry-After)."},
     },
 )
-async def count_photo(
+async def post_count(
     request: Request,
     reader: ReaderDep,
     photo: Annotated[UploadFile | str, File(description="JPEG, PNG, WebP, HEIC or AVIF; at most 20 MB and 50 "
@@ -70,7 +69,7 @@ async def count_photo(
     reading = await read_upload(request, reader, photo, show_in_view(given))
     detections, size = reading.detections, reading.original_size
     try:
-        result = count_show(detections, crib=crib, starter=given, claim=claim)
+        result = count_photo(detections, crib=crib, starter=given, claim=claim)
     except CardCountError as exc:
         body = NotAShowOut.from_detections(str(exc), detections, size)
         return JSONResponse(body.model_dump(), status_code=status.HTTP_422_UNPROCESSABLE_CONTENT)

@@ -3,16 +3,16 @@
 # and write the real tuning set's cards.csv. Same seeds, same bytes: the figures in the model card
 # were measured on exactly these scenes. About 25-30 minutes on two cores, most of it the phone-size ones.
 #
-#   bash scripts/eval_sets.sh            # all of them
-#   bash scripts/eval_sets.sh tune       # the tuning sets only (choose on these)
-#   bash scripts/eval_sets.sh val        # the validation sets only (read once, after choosing)
+#   bash training/eval/sets.sh            # all of them
+#   bash training/eval/sets.sh tune       # the tuning sets only (choose on these)
+#   bash training/eval/sets.sh val        # the validation sets only (read once, after choosing)
 #
 # Then, e.g.:
-#   .venv/bin/cribcount eval data/real78 data/tune780 data/tune781 data/tune782 data/tune783 data/tune784 --wider-margin 0.4 --against models
+#   .venv/bin/python -m training eval data/real78 data/tune780 data/tune781 data/tune782 data/tune783 data/tune784 --wider-margin 0.4 --against models
 #   .venv/bin/cribcount eval ../shared/photos/poker-cards-4 data/eval12345 data/evalphone \
 #       data/evalY/yolo/images/eval data/evalYphone/yolo/images/eval
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 which=${1:-all}
 synth() {  # synth OUT N SEED SPLIT SIZE: render unless its data.yaml (written last) is there
     [ -f "$1/yolo/data.yaml" ] || .venv/bin/cribcount synth --out "$1" --n "$2" --seed "$3" --split "$4" --size "$5" --no-crops
