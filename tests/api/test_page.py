@@ -102,23 +102,23 @@ def test_photo_count_fix_a_card_check_a_claim(browser, server, photos):
     expect(page.locator(".chip.lit")).to_have_attribute("data-card", "JC")
 
     # Read aloud.
-    page.get_by_role("button", name="Read the count aloud").tap()
+    page.get_by_role("button", name="Read the count aloud", exact=True).tap()
     spoken = page.evaluate("window.__spoken")
     assert len(spoken) == 1 and spoken[0].endswith("twenty-nine")
 
     # The jack was misread: it is the queen of clubs (the chip, then the card: two taps).
     page.get_by_role("button", name=re.compile(r"^jack of clubs, 9\d% sure")).tap()
     expect(page.locator("#picker")).to_be_visible()
-    page.locator("#picker").get_by_role("button", name="queen of clubs").tap()
+    page.locator("#picker").get_by_role("button", name="queen of clubs", exact=True).tap()
     expect(page.locator("#total")).to_have_text("28")
     expect(page.locator('.chip[data-card="QC"]')).to_have_count(1)
 
     # Muggins: a short claim names what was missed; the right one is confirmed.
     page.get_by_label("What's my count?").fill("20")
-    page.get_by_role("button", name="Check").tap()
+    page.get_by_role("button", name="Check", exact=True).tap()
     expect(page.locator("#verdict")).to_contain_text("Under-claimed by 8")
     page.get_by_label("What's my count?").fill("28")
-    page.get_by_role("button", name="Check").tap()
+    page.get_by_role("button", name="Check", exact=True).tap()
     expect(page.locator("#verdict")).to_have_text("Correct: the hand counts 28.")
 
     # Nothing overflows sideways at 390 px (one-handed use: no horizontal scrolling).
@@ -156,7 +156,7 @@ def test_a_card_read_below_the_check_line_is_marked_until_the_player_confirms_it
     expect(page.locator(".chip.unsure")).to_have_count(1)
     expect(page.locator(".chip.unsure")).to_have_attribute("data-card", "JC")
     page.get_by_role("button", name=re.compile(r"^jack of clubs, 66% sure")).tap()
-    page.locator("#picker").get_by_role("button", name="jack of clubs").tap()
+    page.locator("#picker").get_by_role("button", name="jack of clubs", exact=True).tap()
     expect(page.locator(".chip.unsure")).to_have_count(0)
     page.context.close()
 
@@ -171,7 +171,7 @@ def test_a_sixth_card_set_aside_is_said(browser, server, photos):
     expect(page.locator("#aside-note")).to_have_text(
         "Set aside: 9♦ (75% sure), the least sure of 6 cards seen. "
         "If it is one of the show, tap the card it replaces, or choose the show again.")
-    expect(page.get_by_role("button", name="Choose the show among the 6 cards")).to_be_visible()
+    expect(page.get_by_role("button", name="Choose the show among the 6 cards", exact=True)).to_be_visible()
     page.set_input_files("#photo", str(photos[0] / "29.jpg"))
     expect(page.locator("#total")).to_have_text("29")
     expect(page.locator("#aside-note")).to_be_hidden()
@@ -185,12 +185,12 @@ def test_four_cards_then_the_starter_picked_by_hand(browser, server, photos):
     expect(page.locator("#status")).to_contain_text("4 cards seen (8H 7C 7D 6S)")
     expect(page.locator(".chip")).to_have_count(5)
     page.get_by_role("button", name=re.compile("^Starter: not set")).tap()
-    page.locator("#picker").get_by_role("button", name="ace of spades").tap()
+    page.locator("#picker").get_by_role("button", name="ace of spades", exact=True).tap()
     expect(page.locator("#total")).to_have_text("16")
     # Hand or crib: counted again as the crib (the claim check names which it counted).
-    page.get_by_role("radio", name="Crib").check()
+    page.get_by_role("radio", name="Crib", exact=True).check()
     page.get_by_label("What's my count?").fill("16")
-    page.get_by_role("button", name="Check").tap()
+    page.get_by_role("button", name="Check", exact=True).tap()
     expect(page.locator("#verdict")).to_have_text("Correct: the crib counts 16.")
     page.context.close()
 
@@ -227,9 +227,9 @@ def test_the_page_runs_with_no_console_error_and_sets_no_global(browser, server,
     page.goto(server)
     page.set_input_files("#photo", str(photos[0] / "29.jpg"))
     expect(page.locator("#total")).to_have_text("29")
-    page.get_by_role("link", name="Discard").click()
+    page.get_by_role("link", name="Discard", exact=True).click()
     expect(page.locator("#deal-ranks button")).to_have_count(13)
-    page.get_by_role("link", name="Practice").click()
+    page.get_by_role("link", name="Practice", exact=True).click()
     expect(page.locator("#practice-cards .chip")).to_have_count(5)
 
     assert errors == []
@@ -244,7 +244,7 @@ def test_a_sample_photo_with_the_real_models(browser):
     with live_server(create_app(Settings())) as url:
         page = photo_chosen(browser, url, sample.path)
         if sample.crib:
-            page.get_by_role("radio", name="Crib").check()
+            page.get_by_role("radio", name="Crib", exact=True).check()
         playwright.expect(page.locator("#total")).to_have_text(str(sample.total), timeout=30_000)
         OUT.mkdir(exist_ok=True)
         page.screenshot(path=str(OUT / "page-real-390x844.png"))

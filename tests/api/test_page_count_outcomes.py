@@ -94,7 +94,7 @@ def test_three_seen_the_two_missing_cards_are_two_taps_the_starter_last(browser,
     expect(page.locator(".chip.missing")).to_have_count(2)
     expect(page.locator("#pad-hint")).to_have_text("Tap the 2 missing cards, the starter last.")
     # A card already on the table cannot be tapped in again.
-    expect(page.locator("#count-pad").get_by_role("button", name="5 of hearts")).to_be_disabled()
+    expect(page.locator("#count-pad").get_by_role("button", name="5 of hearts", exact=True)).to_be_disabled()
     tap_card(page, "jack of clubs")
     tap_card(page, "5 of clubs")
     expect(page.locator("#total")).to_have_text("29")
@@ -141,7 +141,7 @@ def test_more_than_five_seen_the_hand_then_the_starter_are_chosen_among_them(bro
     expect(page.locator(".chip")).to_have_count(5)
     expect(page.locator(".chip.starter")).to_have_attribute("data-card", "5C")
     # Chosen wrong: choose again among the eight.
-    page.get_by_role("button", name="Choose the show among the 8 cards").tap()
+    page.get_by_role("button", name="Choose the show among the 8 cards", exact=True).tap()
     expect(page.locator(".chip")).to_have_count(8)
     page.context.close()
 
@@ -149,7 +149,7 @@ def test_more_than_five_seen_the_hand_then_the_starter_are_chosen_among_them(bro
 def test_a_whole_table_is_one_tap_from_the_referee_view_with_the_same_photo(browser, server, photos):
     page = page_with(browser, server, photos / "table.jpg")
     expect(page.locator("#status")).to_contain_text("13 cards seen")
-    page.get_by_role("button", name="Count the whole table").tap()
+    page.get_by_role("button", name="Count the whole table", exact=True).tap()
     expect(page.locator("#referee")).to_be_visible()
     expect(page.locator("main[data-view=count]")).to_be_hidden()
     expect(page.locator("#referee-players")).to_have_value("2")
@@ -164,7 +164,7 @@ def test_the_players_at_a_whole_table_are_guessed_from_its_cards(browser, server
                                                                   players):
     page = page_with(browser, server, photos / f"{name}.jpg")
     expect(page.locator("#status")).to_contain_text(f"{cards} cards seen")
-    page.get_by_role("button", name="Count the whole table").tap()
+    page.get_by_role("button", name="Count the whole table", exact=True).tap()
     expect(page.locator("#referee-players")).to_have_value(players)
     expect(page.locator("#referee-figure")).to_be_visible()
     page.context.close()
@@ -173,7 +173,7 @@ def test_the_players_at_a_whole_table_are_guessed_from_its_cards(browser, server
 def test_a_show_among_fewer_than_a_table_offers_no_referee(browser, server, photos):
     page = page_with(browser, server, photos / "eight.jpg")
     expect(page.locator("#status")).to_contain_text("8 cards seen")
-    expect(page.get_by_role("button", name="Count the whole table")).to_be_hidden()
+    expect(page.get_by_role("button", name="Count the whole table", exact=True)).to_be_hidden()
     page.context.close()
 
 

@@ -42,7 +42,7 @@ def test_photo_of_six_cards_gives_ranked_advice_with_the_throw_boxed(browser, tm
     with serving(photo) as url:
         page = phone_page(browser)
         page.goto(url)
-        page.get_by_role("link", name="Discard").tap()
+        page.get_by_role("link", name="Discard", exact=True).tap()
         expect(page.locator("#discard")).to_be_visible()
         expect(page.locator("main[data-view=count]")).to_be_hidden()
 
@@ -57,7 +57,7 @@ def test_photo_of_six_cards_gives_ranked_advice_with_the_throw_boxed(browser, tm
         expect(page.locator("#deal-cards li")).to_have_count(6)
 
         # As pone the fives stay out of the dealer's crib, and the boxes follow.
-        page.get_by_role("radio", name="Pone").check()
+        page.get_by_role("radio", name="Pone", exact=True).check()
         expect(first).to_contain_text("gives the dealer's crib")
         assert thrown_boxes(page) != {"5H", "5S"} and len(thrown_boxes(page)) == 2
 
@@ -70,15 +70,15 @@ def test_photo_of_six_cards_gives_ranked_advice_with_the_throw_boxed(browser, tm
         assert shown == set(third.locator(".throw .mini").all_inner_texts())
 
         # A misread card is fixed by tapping it out and tapping the right one in.
-        page.get_by_role("button", name="JD: tap to take it out").tap()
+        page.get_by_role("button", name="JD: tap to take it out", exact=True).tap()
         expect(page.locator("#deal-status")).to_contain_text("Add 1 more card")
         expect(page.locator("#advice")).to_be_hidden()
         page.locator("#deal-ranks button", has_text="K").tap()
-        page.get_by_role("button", name="spades").tap()
+        page.get_by_role("button", name="spades", exact=True).tap()
         expect(page.locator("#advice-list li")).to_have_count(15)
         expect(page.locator("#deal-cards li")).to_have_count(6)
 
-        page.get_by_role("radio", name="Dealer").check()
+        page.get_by_role("radio", name="Dealer", exact=True).check()
         expect(first).to_contain_text("in your own crib averages")
         screenshots(page, "discard-drawn")
         page.context.close()
@@ -95,7 +95,7 @@ def test_cards_tapped_in_for_three_players_and_a_wrong_photo_says_what_it_saw(br
         dealt = (("A", "clubs"), ("2", "hearts"), ("3", "spades"), ("7", "diamonds"), ("8", "clubs"))
         for rank, suit in dealt:
             page.locator("#deal-ranks button", has_text=rank).first.tap()
-            page.get_by_role("button", name=suit).tap()
+            page.get_by_role("button", name=suit, exact=True).tap()
         expect(page.locator("#advice-list li")).to_have_count(5)
         page.set_input_files("#deal-photo", str(tmp_path / "four.jpg"))
         expect(page.locator("#deal-status")).to_contain_text(
@@ -129,7 +129,7 @@ def tap_in(page, cards: str) -> None:
     """Each card tapped in on the Discard pad: its rank, then its suit."""
     for card in cards.split():
         page.locator("#deal-ranks button", has_text=card[:-1]).first.tap()
-        page.get_by_role("button", name=SUIT_NAMES[card[-1]]).tap()
+        page.get_by_role("button", name=SUIT_NAMES[card[-1]], exact=True).tap()
 
 
 def boxes_overlap(a: dict, b: dict) -> bool:
@@ -163,7 +163,7 @@ def test_from_two_players_to_three_no_card_is_dropped_unsaid(browser):
         expect(page.locator("#deal-cards li")).to_have_count(6)
         expect(page.locator("#deal-status")).to_have_text("3 players are dealt 5: tap the card to take out.")
         expect(page.locator("#advice")).to_be_hidden()
-        page.get_by_role("button", name="JD: tap to take it out").tap()
+        page.get_by_role("button", name="JD: tap to take it out", exact=True).tap()
         expect(page.locator("#advice-list li")).to_have_count(5)
         page.context.close()
 

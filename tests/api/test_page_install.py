@@ -90,14 +90,14 @@ def test_offline_the_page_opens_with_the_game_and_a_photo_says_it_needs_the_serv
 
     page, url, photo = installed
     page.goto(f"{url}/#board")
-    page.get_by_role("button", name="Start").click()
-    page.get_by_role("button", name="Peg 2 for Player 2").click()
+    page.get_by_role("button", name="Start", exact=True).click()
+    page.get_by_role("button", name="Peg 2 for Player 2", exact=True).click()
     page.context.set_offline(True)
     try:
         page.reload()
         expect(page.locator("#board-sides .points")).to_have_text(["0", "2"])
         expect(page.locator("#offline-note")).to_be_visible()
-        page.get_by_role("link", name="Count").click()
+        page.get_by_role("link", name="Count", exact=True).click()
         page.set_input_files("#photo", str(photo))
         expect(page.locator("#status")).to_contain_text("reading a photo needs the cribcount server")
     finally:

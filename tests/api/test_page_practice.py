@@ -36,14 +36,14 @@ def dealt(page) -> Show:
 
 def deal_another(page) -> Show:
     before = deals(page)
-    page.get_by_role("button", name="Deal another").tap()
+    page.get_by_role("button", name="Deal another", exact=True).tap()
     wait_until(page, f"Number(document.querySelector('#practice-cards').dataset.deals) > {before}")
     return dealt(page)
 
 
 def count(page, answer: str) -> None:
     page.locator("#practice-answer").fill(answer)
-    page.get_by_role("button", name="Check").tap()
+    page.get_by_role("button", name="Check", exact=True).tap()
 
 
 def test_practice_a_wrong_count_resets_the_streak_a_right_one_grows_it_and_survives_a_reload(browser, server):
@@ -114,7 +114,7 @@ def test_the_count_view_is_still_the_first_view(browser, server):
     page = phone_page(browser)
     page.goto(server)
     expect(page.locator("#practice")).to_be_hidden()
-    page.get_by_role("link", name="Practice").tap()
+    page.get_by_role("link", name="Practice", exact=True).tap()
     expect(page.locator("#practice-cards .chip")).to_have_count(5)
-    page.get_by_role("link", name="Count").tap()
+    page.get_by_role("link", name="Count", exact=True).tap()
     expect(page.locator("#practice")).to_be_hidden()
