@@ -8,7 +8,8 @@ memory (``RLIMIT_DATA``) at what it used after loading plus ``memory_mb``, and h
 cores that no other worker holds (CPU affinity: onnxruntime sizes its thread pool to it, so workers x
 threads = cores however many server processes share the machine). The worst photo costs one worker
 ``timeout_s`` and ``memory_mb``, and gets a 422 with the reason; a worker lost to anything else
-(killed from outside) is a 503 with Retry-After, since the same photo sent again is read. The server
+(killed from outside) is a 503 with Retry-After, since the same photo sent again is read; a pool that
+pebble gives up on (a worker killed before it took its photo) is replaced by a fresh one. The server
 process itself never decodes a stranger's pixels. Memory a burst took comes back: a worker hands
 freed heap back to the system after each photo and is replaced after :data:`PHOTOS_PER_WORKER`.
 
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import logging
 import multiprocessing
 import os
 import resource
@@ -96,6 +98,8 @@ def _worker_lost(exc: ProcessExpired) -> Exception:
                       f"send the photo again")
 
 
+_log = logging.getLogger("uvicorn.error")
+
 PHOTOS_PER_WORKER = 500
 """Photos a worker reads before it is replaced by a fresh one: what onnxruntime's arenas and the
 decoders kept of the largest photos goes with it. A fresh worker loads the models in about a second
@@ -106,6 +110,10 @@ class PhotoReader(Protocol):
     """What the photo routes need: a photo's bytes in, its cards out."""
 
     async def read(self, data: bytes, holds: Holds) -> PhotoReading: ...
+
+    def down(self) -> str | None:
+        """Why a photo sent now could not be read at once (``None``: it could)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -133,6 +141,10 @@ class ThreadReader:
     async def read(self, data: bytes, holds: Holds) -> PhotoReading:
         return await run_in_threadpool(read_photo_bytes, self.recognizer, data, holds)
 
+    def down(self) -> str | None:
+        """Never: the recognizer is in this process."""
+        return None
+
     def close(self) -> None:
         """Nothing to stop."""
 
@@ -149,27 +161,52 @@ class WorkerLimits:
 
 
 class ProcessReader:
-    """Photos read by ``limits.workers`` worker processes, each with the models loaded once."""
+    """Photos read by ``limits.workers`` worker processes, each with the models loaded once.
+
+    pebble gives up on a pool whose worker dies before it has taken its task ("All workers expired":
+    a worker killed at its first tick of work, or while idle) and refuses every task after. Such a
+    pool is replaced by a fresh one, once, by whoever finds it broken first (a photo, or the watch
+    the start-up begins); photos meanwhile wait for it, and :meth:`down` says so to ``/api/ready``.
+    """
 
     def __init__(self, models_dir: Path, limits: WorkerLimits,
                  recognizer: PhotoRecognizer | None = None) -> None:
         self.limits = limits
+        self._start_args = (str(models_dir), recognizer, limits.threads, limits.memory_mb)
+        self._pool = self._new_pool()
+        self._replacing = asyncio.Lock()
+        self._watch: asyncio.Task[None] | None = None
+
+    def _new_pool(self) -> ProcessPool:
         # spawn, not fork: the server process runs threads (uvicorn, onnxruntime) that a fork copies
         # mid-flight; the workers import the runtime afresh.
-        self._pool = ProcessPool(max_workers=limits.workers, max_tasks=PHOTOS_PER_WORKER,
-                                 initializer=_start_worker,
-                                 initargs=(str(models_dir), recognizer, limits.threads, limits.memory_mb),
-                                 context=multiprocessing.get_context("spawn"))
+        return ProcessPool(max_workers=self.limits.workers, max_tasks=PHOTOS_PER_WORKER,
+                           initializer=_start_worker, initargs=self._start_args,
+                           context=multiprocessing.get_context("spawn"))
 
     async def load_error(self) -> str | None:
-        """Why the workers have no recognizer (``None``: loaded); waits for a worker to start."""
+        """Why the workers have no recognizer (``None``: loaded); waits for a worker to start. Called
+        by the start-up, in the event loop: from then on a watch replaces a pool that breaks while idle."""
+        if self._watch is None:
+            self._watch = asyncio.get_running_loop().create_task(self._watch_pool())
         return await asyncio.wrap_future(self._pool.submit(_load_error, None))
 
+    def down(self) -> str | None:
+        """Why a photo sent now would wait for workers (``None``: it would not)."""
+        if self._replacing.locked() or not self._pool.active:
+            return "the photo workers are being replaced"
+        return None
+
     async def read(self, data: bytes, holds: Holds) -> PhotoReading:
+        pool = self._pool
+        if not pool.active:
+            pool = await self._replace(pool)
         try:
-            future = self._pool.submit(_read_in_worker, self.limits.timeout_s, data, holds)
-        except (RuntimeError, BrokenProcessPool) as exc:  # workers that cannot start (pebble gives up)
-            raise ModelsNotLoaded(f"the photo workers are not running: {exc}") from None
+            future = pool.submit(_read_in_worker, self.limits.timeout_s, data, holds)
+        except (RuntimeError, BrokenProcessPool) as exc:  # broke since the check: replace it for the next
+            await self._replace(pool)
+            raise WorkerLost(f"the photo workers stopped ({exc}) and were replaced; send the photo again") \
+                from None
         try:
             return await asyncio.wrap_future(future)
         except FutureTimeout:
@@ -177,14 +214,51 @@ class ProcessReader:
                                  f"send a smaller JPEG") from None
         except ProcessExpired as exc:  # the worker is replaced; was it the photo?
             raise _worker_lost(exc) from None
+        except (ModelsNotLoaded, ImageError):
+            raise
+        except (BrokenProcessPool, RuntimeError) as exc:  # pebble gave up on the pool, not on the photo
+            await self._replace(pool)
+            raise WorkerLost(f"the photo workers stopped ({exc}) and were replaced; send the photo again") \
+                from None
         except asyncio.CancelledError:
             future.cancel()
             raise
 
+    async def _replace(self, broken: ProcessPool) -> ProcessPool:
+        """A fresh pool for ``broken``, started once: who comes later while it starts waits for it."""
+        async with self._replacing:
+            if self._pool is broken:
+                _log.warning("the photo workers stopped (pebble gave up on the pool); starting new ones")
+                await asyncio.to_thread(_stop_pool, broken)  # first: its live workers free their cores
+                fresh = self._new_pool()
+                try:  # one worker up with its models before photos go to it
+                    await asyncio.wrap_future(fresh.submit(_load_error, None))
+                except (BrokenProcessPool, RuntimeError, ProcessExpired) as exc:
+                    _log.warning("the new photo workers did not start (%s); trying again", exc)
+                self._pool = fresh
+            return self._pool
+
+    async def _watch_pool(self) -> None:
+        """Replace a pool that broke with no photo in it (a worker killed while idle)."""
+        while True:
+            await asyncio.sleep(WATCH_S)
+            if not self._pool.active:
+                await self._replace(self._pool)
+
     def close(self) -> None:
         """Stop the workers (at shutdown)."""
-        self._pool.stop()
-        self._pool.join(timeout=10)
+        if self._watch is not None:
+            self._watch.cancel()
+        _stop_pool(self._pool)
+
+
+WATCH_S = 1.0
+"""How often the start-up's watch looks whether the pool broke while no photo was in it."""
+
+
+def _stop_pool(pool: ProcessPool) -> None:
+    pool.stop()
+    pool.join(timeout=10)
 
 
 # -- inside a worker process ----------------------------------------------------------------------

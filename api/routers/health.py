@@ -23,11 +23,15 @@ async def health(loaded: LoadedDep) -> HealthOut:
 
 @router.get("/ready", response_model=ReadyOut, summary="Ready for photos",
             responses={503: {"model": ReadyOut,
-                             "description": "Models not loaded, or the photo queue is full."}})
+                             "description": "Models not loaded, the photo workers being replaced, "
+                             "or the photo queue is full."}})
 async def ready(request: Request, loaded: LoadedDep) -> JSONResponse:
-    """200 when a photo sent now would be taken: the models are loaded and the queue has room."""
+    """200 when a photo sent now would be taken: the models are loaded, the photo workers running (not
+    being replaced after a crash) and the queue has room."""
     admission = request.app.state.admission
-    body = ReadyOut(ready=loaded.ready and not admission.full, models_loaded=loaded.ready,
-                    photos_in_flight=admission.in_flight, photo_capacity=admission.capacity,
-                    refused_busy=admission.refused, detail=loaded.error)
+    workers_down = request.app.state.reader.down() if loaded.ready else None
+    body = ReadyOut(ready=loaded.ready and not workers_down and not admission.full,
+                    models_loaded=loaded.ready, photos_in_flight=admission.in_flight,
+                    photo_capacity=admission.capacity, refused_busy=admission.refused,
+                    detail=loaded.error or workers_down)
     return JSONResponse(body.model_dump(), status_code=200 if body.ready else 503)

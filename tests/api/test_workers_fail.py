@@ -7,8 +7,11 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 from dataclasses import dataclass
 
+import psutil
 import pytest
 from fastapi.testclient import TestClient
 from pebble import ProcessExpired
@@ -60,6 +63,77 @@ def test_a_killed_worker_answers_503_with_retry_after_and_the_next_photo_is_read
         assert "send the photo again" in lost.json()["detail"]
         after = client.post("/api/count", files={"photo": ("p.jpg", good.jpeg, "image/jpeg")})
         assert after.status_code == 200, after.text
+
+
+def _photo_workers(before: set[int]) -> list[psutil.Process]:
+    """This process's spawned photo workers, but those started before ``before`` was taken."""
+    children = psutil.Process().children(recursive=True)
+    return [p for p in children if p.pid not in before and "spawn_main" in " ".join(p.cmdline())]
+
+
+def _cpu_s(worker: psutil.Process) -> float:
+    try:
+        times = worker.cpu_times()
+    except psutil.NoSuchProcess:
+        return 0.0
+    return times.user + times.system
+
+
+def _post(client: TestClient, jpeg: bytes) -> tuple[int, dict]:
+    res = client.post("/api/count", files={"photo": ("p.jpg", jpeg, "image/jpeg")})
+    return res.status_code, dict(res.headers)
+
+
+def _post_killing_at_first_tick(client: TestClient, jpeg: bytes, before: set[int]) -> tuple[int, dict, bool]:
+    """Post ``jpeg`` and SIGKILL the worker the moment it has used any CPU (as the kernel's OOM killer
+    might, at the worst time: before pebble knows which worker took the photo). Returns the status, the
+    headers and whether a worker was killed."""
+    workers = _photo_workers(before)
+    used = {p.pid: _cpu_s(p) for p in workers}
+    answer: list = []
+    poster = threading.Thread(target=lambda: answer.append(_post(client, jpeg)))
+    poster.start()
+    killed = False
+    while poster.is_alive() and not killed:
+        for worker in workers:
+            if _cpu_s(worker) > used[worker.pid]:
+                worker.kill()
+                killed = True
+                break
+        time.sleep(0.001)
+    poster.join()
+    return *answer[0], killed
+
+
+def test_workers_killed_at_their_first_tick_answer_503_and_photos_are_read_again_soon():
+    """pebble gives up on a pool whose worker dies before it acknowledged its task; the service must
+    start new workers, answer the photo caught 503 with Retry-After (never a 500), and read again."""
+    fake = FakeRecognizer()
+    photo = fake.add(show_photo("5H 5D 5S JC 5C", size=(4000, 3000)))
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    app = create_app(Settings(photo_workers=1), recognizer=fake)
+    with TestClient(app, raise_server_exceptions=False) as client:  # an exception let through: a 500
+        kills = 0
+        for _ in range(6):
+            status, headers, killed = _post_killing_at_first_tick(client, photo.jpeg, before)
+            assert status in (200, 503), status
+            assert status == 200 or "retry-after" in headers
+            kills += killed
+            read_again = _status_within(client, photo.jpeg, deadline_s=30)
+            assert read_again == 200
+        assert kills >= 3, "the workers were too quick to catch at work: no kill landed"
+        assert client.get("/api/ready").status_code == 200
+
+
+def _status_within(client: TestClient, jpeg: bytes, deadline_s: float) -> int:
+    """The photo's status once it is read, or the last status when ``deadline_s`` passed; no 500 meanwhile."""
+    deadline = time.monotonic() + deadline_s
+    while True:
+        status, _ = _post(client, jpeg)
+        assert status != 500
+        if status == 200 or time.monotonic() > deadline:
+            return status
+        time.sleep(0.2)
 
 
 def test_a_folder_planted_as_a_symlink_is_not_used(tmp_path):
