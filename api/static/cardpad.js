@@ -6,12 +6,14 @@ import { RANKS, SUITS, face, isRedSuit, spoken } from "./cards.js";
 import { $, make } from "./dom.js";
 
 /** A grid of the 52 cards, rank by rank (a row per rank on a phone held upright, a column per rank
- * held sideways); `pick("QC")` hears each tap. */
+ * held sideways, as many across as fit and the rest below); `pick("QC")` hears each tap. */
 export function cardGrid(pick, label = "Tap a card") {
   const grid = make("div", "card-grid");
   grid.setAttribute("role", "group");
   grid.setAttribute("aria-label", label);
   for (const rank of RANKS) {
+    const column = make("div", "rank"); // the stylesheet lays a rank's 4 cards as a row or a column
+    grid.append(column);
     for (const suit of Object.keys(SUITS)) {
       const card = rank + suit;
       const b = make("button", isRedSuit(suit) ? "red" : "", face(card));
@@ -19,7 +21,7 @@ export function cardGrid(pick, label = "Tap a card") {
       b.dataset.card = card;
       b.setAttribute("aria-label", spoken(card));
       b.addEventListener("click", () => pick(card));
-      grid.append(b);
+      column.append(b);
     }
   }
   return grid;
@@ -27,7 +29,7 @@ export function cardGrid(pick, label = "Tap a card") {
 
 /** Grey out the cards already on the table (a deck holds each once) and mark `current`. */
 export function markGrid(grid, taken, current = null) {
-  for (const b of grid.children) {
+  for (const b of grid.querySelectorAll("button")) {
     const card = b.dataset.card;
     b.disabled = card !== current && taken.includes(card);
     b.setAttribute("aria-pressed", String(card === current));

@@ -220,3 +220,16 @@ def test_nothing_is_wider_than_a_320_px_screen(browser, server, photos):
     expect(page.locator("#picker")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     page.context.close()
+
+
+@pytest.mark.parametrize("width, height", [(844, 390), (667, 375), (568, 320)])
+def test_the_card_pad_fits_a_phone_held_sideways(browser, server, photos, width, height):
+    page = page_with(browser, server, photos / "three.jpg", width, height)
+    expect(page.locator("#count-pad")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    king = page.locator("#count-pad").get_by_role("button", name="king of spades", exact=True)
+    king.scroll_into_view_if_needed()
+    box = king.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+    expect(page.get_by_role("radio", name="Crib", exact=True)).to_be_in_viewport()
+    page.context.close()
