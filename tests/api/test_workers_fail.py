@@ -125,6 +125,25 @@ def test_workers_killed_at_their_first_tick_answer_503_and_photos_are_read_again
         assert client.get("/api/ready").status_code == 200
 
 
+def test_a_worker_killed_while_idle_is_replaced_with_no_photo_sent():
+    """pebble gives up on the pool then too; /api/ready says so (503), then 200 once new workers run,
+    though no photo came to find the pool broken."""
+    fake = FakeRecognizer()
+    photo = fake.add(show_photo("5H 5D 5S JC 5C"))
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    with TestClient(create_app(Settings(photo_workers=1), recognizer=fake)) as client:
+        assert client.get("/api/ready").status_code == 200
+        for worker in _photo_workers(before):
+            worker.kill()
+        seen = []
+        deadline = time.monotonic() + 30
+        while (not seen or seen[-1] != 200 or 503 not in seen) and time.monotonic() < deadline:
+            seen.append(client.get("/api/ready").status_code)
+            time.sleep(0.05)
+        assert 503 in seen and seen[-1] == 200
+        assert _post(client, photo.jpeg)[0] == 200
+
+
 def _status_within(client: TestClient, jpeg: bytes, deadline_s: float) -> int:
     """The photo's status once it is read, or the last status when ``deadline_s`` passed; no 500 meanwhile."""
     deadline = time.monotonic() + deadline_s
