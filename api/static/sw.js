@@ -15,7 +15,8 @@ const OFFLINE = {
   other: "Offline: counting needs the cribcount server, and it cannot be reached now. " +
     "The Board keeps working.",
 };
-const PHOTO_ROUTES = ["/api/count", "/api/discard"];
+// The routes a photo goes to (/api/referee/table takes the cards already read: "counting" is right).
+const PHOTO_ROUTES = ["/api/count", "/api/discard", "/api/referee"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));

@@ -100,5 +100,8 @@ def test_offline_the_page_opens_with_the_game_and_a_photo_says_it_needs_the_serv
         page.get_by_role("link", name="Count", exact=True).click()
         page.set_input_files("#photo", str(photo))
         expect(page.locator("#status")).to_contain_text("reading a photo needs the cribcount server")
+        page.get_by_role("link", name="Referee", exact=True).click()
+        page.set_input_files("#referee-photo", str(photo))
+        expect(page.locator("#referee-status")).to_contain_text("reading a photo needs the cribcount server")
     finally:
         page.context.set_offline(False)
