@@ -6,6 +6,7 @@ import { startBoard } from "./board.js";
 import { startCount } from "./count.js";
 import { startDiscard } from "./discard.js";
 import { startInstall } from "./install.js";
+import { startPeg } from "./peg.js";
 import { startPractice } from "./practice.js";
 import { startReferee } from "./referee.js";
 import { startViews } from "./views.js";
@@ -17,4 +18,8 @@ startReferee();
 startBoard();
 startInstall();
 const practiceShown = startPractice();
-startViews((name) => { if (name === "practice") practiceShown(); });
+const pegShown = startPeg();
+startViews((name) => {
+  if (name === "practice") practiceShown();
+  if (name === "peg") pegShown();
+});

@@ -45,6 +45,11 @@ function play(event) {
   return true;
 }
 
+/** The game this page keeps, or null before one is started on the Board (nothing stored yet). */
+export function keptGame() {
+  return localStorage.getItem(STORE) ? game : null;
+}
+
 /** Peg `points` for a player or side (its index, or a player's name) with the history's `reason`. */
 export function addScore(who, points, reason = "pegging") {
   if (!game) throw new RuleError("No game is being kept: start one on the Board.");
