@@ -242,9 +242,10 @@ class HealthOut(BaseModel):
 class ReadyOut(BaseModel):
     """Whether a photo sent now would be taken, and how full the photo queue is."""
 
-    ready: bool = Field(description="Models loaded and room in the queue.")
+    ready: bool = Field(description="Models loaded, photo workers running and room in the queue.")
     models_loaded: bool
     photos_in_flight: int = Field(description="Photo requests in hand: uploading, queued or being read.")
     photo_capacity: int = Field(description="The most this server process takes at once; more get 503.")
     refused_busy: int = Field(description="Photo requests answered 503 (busy) since start-up.")
-    detail: str | None = Field(None, description="Why the models are not loaded.")
+    detail: str | None = Field(None, description="Why no photo would be read now: the models not loaded, "
+                                                 "or the photo workers being replaced.")
