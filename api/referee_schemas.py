@@ -13,12 +13,12 @@ speak of them; rows (cards) from 0, as in the photo's detections.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Annotated, Literal
 
 import numpy as np
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from api.schemas import CardOut, ErrorOut, ImageSize, ItemOut
 from scorer.cards import Card
@@ -53,6 +53,11 @@ MAX_TABLE_CARDS = 21
 MAX_ENTRIES = 8
 """At most this many claims, calls, roles or moves in one request: a table has five counts."""
 GAMES = (121, 61)
+MAX_BOX_PX = 100_000
+"""No photo the service reads is wider or taller (50 megapixels, 120 on the command line)."""
+_DIGITS = 6
+"""More digits than any number a table uses: a longer one is refused before ``int`` (which refuses
+over 4,300 digits with a message about Python, not the game)."""
 
 
 class RefereeInputError(ValueError):
@@ -82,21 +87,36 @@ def parse_role(text: str, players: int, *, heels: bool = False) -> Role:
         return role
     if role is None or role not in show_order(players):
         known = ", ".join(r.replace(" ", "-").replace("'", "") for r in show_order(players))
-        raise RefereeInputError(f"{text.strip()!r} is not a role at a table of {players}: one of {known}")
+        said = _shown(text.strip())
+        raise RefereeInputError(f"{said} is not a role at a table of {players}: one of {known}")
     return role
+
+
+def _shown(text: str) -> str:
+    """What the player typed, quoted in an error: cut short, so a 100 KB field gives a one-line answer."""
+    return repr(text) if len(text) <= 24 else f"{text[:12]!r}... ({len(text)} characters)"
 
 
 def _pair(text: str, what: str, shape: str) -> tuple[str, str]:
     left, eq, right = text.partition("=")
     if not eq or not left.strip() or not right.strip():
-        raise RefereeInputError(f"{what} {text!r}: write it as {shape}")
+        raise RefereeInputError(f"{what} {_shown(text)}: write it as {shape}")
     return left.strip(), right.strip()
 
 
 def _whole(text: str, what: str, low: int, high: int) -> int:
-    if not (text.isascii() and text.isdigit()) or not low <= int(text) <= high:
-        raise RefereeInputError(f"{what}: a whole number from {low} to {high}, got {text!r}")
+    """ASCII digits only: ``str.isdigit`` takes ``²`` (which ``int`` refuses) and ``٣`` (read as 3)."""
+    plain = text.isascii() and text.isdigit() and len(text) <= _DIGITS
+    if not plain or not low <= int(text) <= high:
+        raise RefereeInputError(f"{what}: a whole number from {low} to {high}, got {_shown(text)}")
     return int(text)
+
+
+def _claimed(text: str) -> int:
+    """A claimed total, 0..29, in :func:`scorer.muggins.parse_claim`'s words."""
+    if len(text.strip()) > _DIGITS:
+        raise RefereeInputError(f"a claim is a whole number from 0 to {MAX_CLAIM}, got {_shown(text)}")
+    return parse_claim(text)
 
 
 def parse_players(text: str) -> int:
@@ -107,7 +127,7 @@ def parse_players(text: str) -> int:
 def parse_game(text: str) -> int:
     """The game hole, typed: ``121`` or ``61``."""
     if text.strip() not in ("121", "61"):
-        raise RefereeInputError(f"game: 121 or 61, got {text!r}")
+        raise RefereeInputError(f"game: 121 or 61, got {_shown(text)}")
     return int(text)
 
 
@@ -126,7 +146,7 @@ def parse_claim_entry(text: str, players: int) -> Claim:
     role_text, rest = _pair(text, "claim", "ROLE=N, e.g. pone=10")
     points, _, by = rest.partition(":")
     role = parse_role(role_text, players)
-    return Claim(role, parse_claim(points), parse_role(by, players) if by else None)
+    return Claim(role, _claimed(points), parse_role(by, players) if by else None)
 
 
 def parse_call(text: str, players: int) -> MugginsCall:
@@ -142,7 +162,8 @@ def parse_call(text: str, players: int) -> MugginsCall:
         return MugginsCall(role, points, PONE)  # refused by the rules, which say why
     others = opponents(side_of(role, players), players)
     if len(others) > 1:
-        raise RefereeInputError(f"muggins {text!r}: with three players name the caller, e.g. {text}:dealer")
+        raise RefereeInputError(f"muggins {role_text}={points}: with three players name the caller, e.g. "
+                                f"{role_text}={points}:dealer")
     return MugginsCall(role, points, others[0])
 
 
@@ -171,7 +192,7 @@ def parse_move(text: str, detections: Detections, groups: int) -> Move:
     card_text, to = _pair(text, "move", "CARD=GROUP or CARD=starter, e.g. 5H=2")
     card = Card.parse(card_text)
     if card not in detections.cards:
-        raise RefereeInputError(f"move {text!r}: {card} is not among the cards seen")
+        raise RefereeInputError(f"move {_shown(text)}: {card} is not among the cards seen")
     group = None if to.lower() == "starter" else _whole(to, "a group's number", 1, groups)
     return Move(detections.cards.index(card), group)
 
@@ -195,6 +216,63 @@ class RefereeRequest:
     moves: tuple[Move, ...] = ()
     scores: tuple[tuple[Role, int], ...] = ()
     game: int = 121
+
+    def __post_init__(self) -> None:
+        """Every front end's words checked alike before the photo is read: one claim a count, one role
+        a group, scores below the game hole."""
+        _check_table(self)
+        _check_once([c.role for c in self.claims], lambda role: f"a claim for {_where(role)}",
+                    "one claim a count")
+        _check_once([side for side, _ in self.scores], lambda side: f"{_SAID[side]}'s score",
+                    "one score a side")
+        _check_roles(self)
+        for side, points in self.scores:
+            if points >= self.game:
+                raise RefereeInputError(f"{_SAID[side]}'s score: a whole number from 0 to {self.game - 1} "
+                                        f"in a game to {self.game}, got {points}")
+
+
+_SAID = {PONE: "pone", SECOND: "the second player", DEALERS_PARTNER: "the dealer's partner",
+         PONES_PARTNER: "pone's partner", DEALER: "the dealer", CRIB: "the crib"}
+
+
+def _where(role: Role) -> str:
+    return "the crib" if role == CRIB else f"{_SAID[role]}'s hand"
+
+
+def _check_table(request: RefereeRequest) -> None:
+    if request.game not in GAMES:
+        raise RefereeInputError(f"a game is to 121 or 61 points, not {request.game}")
+    if request.five_card and request.players != 2:
+        raise RefereeInputError(f"five-card cribbage is a two-player game, not {request.players}")
+    if request.seat not in seats(request.players):
+        known = ", ".join(seats(request.players))
+        raise RefereeInputError(f"{request.seat!r} is not a seat at a table of {request.players}: one of "
+                                f"{known}")
+
+
+def _check_once(keys: list[str], said: Callable[[str], str], rule: str) -> None:
+    twice = next((key for k, key in enumerate(keys) if key in keys[:k]), None)
+    if twice is not None:
+        raise RefereeInputError(f"{said(twice)} is given twice: {rule}")
+
+
+def _check_roles(request: RefereeRequest) -> None:
+    """Each group named once, each role given to one group; moves and names only to groups there are."""
+    groups = len(group_sizes(request.players, five_card=request.five_card))
+    numbers = [n for n, _ in request.roles] + [m.group for m in request.moves if m.group is not None]
+    wrong = next((n for n in numbers if not 1 <= n <= groups), None)
+    if wrong is not None:
+        raise RefereeInputError(f"no group {wrong}: groups are 1 to {groups}")
+    named: dict[int, Role] = {}
+    for number, role in request.roles:
+        if number in named:
+            raise RefereeInputError(f"group {number} is named twice: one role a group")
+        other = next((n for n, r in named.items() if r == role), None)
+        if other is not None:
+            raise RefereeInputError(f"{_SAID[role]} is named for groups {other} and {number}: each role is "
+                                    "one group")
+        named[number] = role
 
 
 @dataclass(frozen=True)
@@ -267,10 +345,6 @@ def referee(detections: Detections, request: RefereeRequest) -> Refereed:
     """The table counted and ruled; :class:`TableNotCounted` (carrying the layout) when its groups
     cannot be counted; :class:`~vision.table.TableLayoutError` for a photo without the table's number
     of cards; ``ValueError`` subclasses for a claim or call that cannot be made."""
-    if request.game not in GAMES:
-        raise RefereeInputError(f"a game is to 121 or 61 points, not {request.game}")
-    if request.seat not in seats(request.players):
-        raise RefereeInputError(f"{request.seat!r} is not a seat at a table of {request.players}")
     layout = _laid_out(detections, request)
     suggestion = suggest_roles(layout, me=request.seat)
     roles = named_roles(suggestion.roles, request.roles)
@@ -313,7 +387,8 @@ def detections_of(cards: Iterable[tuple[Card | None, tuple[float, float, float, 
 
 def scores_of(entries: Mapping[str, int], players: int) -> tuple[tuple[Role, int], ...]:
     """Each side's score as the show begins, keyed by a role of that side."""
-    return tuple(parse_score(f"{side}={points}", players) for side, points in entries.items())
+    return tuple((side_of(parse_role(side, players), players), _whole(str(points), f"{side}'s score", 0, 120))
+                 for side, points in entries.items())
 
 
 # --------------------------------------------------------------------------- shapes
@@ -428,16 +503,32 @@ class NotCountedOut(ErrorOut):
     table: RefereeOut
 
 
+Pixel = Annotated[float, Field(ge=0, le=MAX_BOX_PX)]
+_NESTED = {"extra": "forbid", "allow_inf_nan": False}
+"""A part of the table typed back: no field the page does not send, no NaN or infinite number."""
+
+
 class TableCardIn(BaseModel):
     """A card of the table as the page holds it: what it is and where it lies."""
 
+    model_config = _NESTED
+
     card: str | None = Field(description="e.g. 5H; null for a card not read yet.", max_length=3)
-    xyxy: tuple[float, float, float, float]
+    xyxy: tuple[Pixel, Pixel, Pixel, Pixel] = Field(description="Left, top, right, bottom in pixels.")
     confidence: float = Field(1.0, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _a_box(self) -> TableCardIn:
+        left, top, right, bottom = self.xyxy
+        if not (left < right and top < bottom):
+            raise ValueError("a card's xyxy is its box: left < right and top < bottom")
+        return self
 
 
 class MoveIn(BaseModel):
     """The player's one-tap fix: a card (by row) belongs to a group (by number), or is the starter."""
+
+    model_config = _NESTED
 
     row: int = Field(ge=0, lt=MAX_TABLE_CARDS)
     group: int | None = Field(description="The group's number; null: the card is the starter.",
@@ -446,6 +537,8 @@ class MoveIn(BaseModel):
 
 class CallIn(BaseModel):
     """'Muggins for X' on a hand or the crib."""
+
+    model_config = _NESTED
 
     role: str = Field(max_length=20)
     points: int = Field(ge=1, le=MAX_CLAIM)
@@ -476,7 +569,7 @@ class TableIn(BaseModel):
         n = self.players
         calls = tuple(parse_call(f"{c.role}={c.points}" + (f":{c.caller}" if c.caller else ""), n)
                       for c in self.calls)
-        claims = tuple(Claim(parse_role(role, n), parse_claim(points))
+        claims = tuple(Claim(parse_role(role, n), _claimed(str(points)))
                        for role, points in self.claims.items())
         roles = tuple(parse_group_role(f"{g}={r}", n, len(group_sizes(n))) for g, r in self.roles.items())
         return RefereeRequest(

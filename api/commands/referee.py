@@ -4,6 +4,7 @@ the order of the show, every claim and muggins call ruled (ACC rules 8 and 10)."
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import api.commands.photo
@@ -51,42 +52,50 @@ def _register_referee(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=_run_referee)
 
 
-def request_of(args: argparse.Namespace, detections: Detections, groups: int) -> RefereeRequest:
-    """The command line's words as the referee takes them; each bad one is a one-line error."""
+def words_of(args: argparse.Namespace) -> RefereeRequest:
+    """The command line's words that need no photo, checked before the models load; each bad one is a
+    one-line error."""
     from api.referee_schemas import (
         RefereeRequest,
         parse_call,
         parse_claim_entry,
         parse_group_role,
-        parse_move,
         parse_role,
         parse_score,
     )
+    from vision.table import group_sizes
 
+    if args.no_muggins and args.muggins:
+        raise CliError("--muggins calls need muggins on: leave out --no-muggins")
     n = args.players
     return RefereeRequest(
         players=n, seat=parse_role(args.seat, n), five_card=args.five_card, muggins=not args.no_muggins,
         claims=tuple(parse_claim_entry(text, n) for text in args.claim),
         calls=tuple(parse_call(text, n) for text in args.muggins),
-        roles=tuple(parse_group_role(text, n, groups) for text in args.role),
-        moves=tuple(parse_move(text, detections, groups) for text in args.move),
+        roles=tuple(parse_group_role(text, n, len(group_sizes(n))) for text in args.role),
         scores=tuple(parse_score(text, n) for text in args.score), game=args.game)
+
+
+def moves_of(args: argparse.Namespace, words: RefereeRequest, detections: Detections) -> RefereeRequest:
+    """``words`` with the player's card moves, which name cards of the photo."""
+    from api.referee_schemas import parse_move
+    from vision.table import group_sizes
+
+    groups = len(group_sizes(words.players))
+    return replace(words, moves=tuple(parse_move(text, detections, groups) for text in args.move))
 
 
 def _run_referee(args: argparse.Namespace) -> int:
     from api.referee_schemas import RefereeOut, TableNotCounted, referee
     from vision.decode import LOCAL, check_photo_file, decode_photo
-    from vision.table import group_sizes
     from vision.table_read import read_table_cards, table_reader
 
-    if args.no_muggins and args.muggins:
-        raise CliError("--muggins calls need muggins on: leave out --no-muggins")
-    groups = len(group_sizes(args.players))
+    words = words_of(args)  # a bad claim or role is refused before the photo is read
     data = check_photo_file(args.photo)  # a bomb or a non-photo is refused before the models load
     reader = table_reader(api.commands.photo.photo_recognizer(args.models))  # the table's finer settings
     photo = decode_photo(data, min_long_side=reader.config.min_long_side, limits=LOCAL)
     detections = read_table_cards(photo, args.players, five_card=args.five_card, reader=reader)
-    request = request_of(args, detections, groups)
+    request = moves_of(args, words, detections)
     try:
         refereed = referee(detections, request)
     except TableNotCounted as exc:

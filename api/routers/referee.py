@@ -37,7 +37,6 @@ from api.referee_schemas import (
 )
 from api.schemas import ErrorOut, NotAShowOut
 from api.workers import WholeTable
-from scorer.cards import InvalidCardError
 from vision.detections import Detections
 from vision.table import TableLayoutError, group_sizes
 
@@ -103,24 +102,25 @@ async def referee_photo(
     try:
         n = parse_players(players)
         base = RefereeRequest(n, parse_role(seat, n), five_card, muggins, game=parse_game(game))
-        words = _words(base, claim or [], call or [], score or [])
+        words = _words(base, claim or [], call or [], score or [], role or [])
     except ValueError as exc:
         raise HTTPException(_UNPROCESSABLE, str(exc)) from None
     reading = await read_upload(request, reader, photo, WholeTable(n, five_card))
     detections = reading.detections
-    groups = len(group_sizes(n))
     try:
-        fixes = {"roles": tuple(parse_group_role(text, n, groups) for text in role or []),
-                 "moves": tuple(parse_move(text, detections, groups) for text in move or [])}
-    except (ValueError, InvalidCardError) as exc:
+        moves = tuple(parse_move(text, detections, len(group_sizes(n))) for text in move or [])
+    except ValueError as exc:  # InvalidCardError is one
         raise HTTPException(_UNPROCESSABLE, str(exc)) from None
-    return _ruled(detections, replace(words, **fixes), reading.original_size)
+    return _ruled(detections, replace(words, moves=moves), reading.original_size)
 
 
-def _words(base: RefereeRequest, claims: list[str], calls: list[str], scores: list[str]) -> RefereeRequest:
+def _words(base: RefereeRequest, claims: list[str], calls: list[str], scores: list[str],
+           roles: list[str]) -> RefereeRequest:
+    """The form's words that need no photo: checked (a 422) before the photo is read."""
     n = base.players
     return replace(base, claims=tuple(parse_claim_entry(t, n) for t in claims),
                    calls=tuple(parse_call(t, n) for t in calls),
+                   roles=tuple(parse_group_role(t, n, len(group_sizes(n))) for t in roles),
                    scores=tuple(parse_score(t, n) for t in scores))
 
 

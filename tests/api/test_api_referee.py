@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 import pytest
 from fastapi.testclient import TestClient
-from support import FakeRecognizer, draw_table
+from support import FakeRecognizer, draw_table, show_photo
 
 from api.main import create_app
 from api.settings import Settings
@@ -214,3 +214,135 @@ def test_the_photo_workers_read_the_table_with_the_tables_settings():
     with TestClient(create_app(Settings(photo_workers=1), recognizer=fake)) as client:
         body = ruled(client, photo)
     assert [g["cards"] for g in body["groups"]][1] == ["AC", "AD", "10S", "3H"]
+
+
+HUGE = "9" * 5000
+LONG = "x" * 100_000
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"players": "²"}, "players"),
+    ({"players": "٣"}, "players"),
+    ({"players": "5"}, "players"),
+    ({"players": ""}, "players"),
+    ({"game": "100"}, "game: 121 or 61"),
+    ({"game": "١٢١"}, "game: 121 or 61"),
+    ({"seat": "second"}, "'second' is not a role at a table of 2"),
+    ({"seat": "crib"}, "'crib' is not a seat at a table of 2"),
+    ({"seat": LONG}, "seat"),
+    ({"claim": ["pone=3", "pone=5"]}, "a claim for pone's hand is given twice"),
+    ({"claim": "pone=²"}, "a claim is a whole number from 0 to 29"),
+    ({"claim": "pone=٣"}, "a claim is a whole number from 0 to 29"),
+    ({"claim": f"pone={HUGE}"}, "a claim is a whole number from 0 to 29"),
+    ({"claim": LONG}, "write it as ROLE=N"),
+    ({"claim": f"{LONG}=3"}, "is not a role at a table of 2"),
+    ({"claim": ["pone=1"] * 9}, "claim"),
+    ({"call": "pone=2"}, "nobody claimed a total for it"),
+    ({"call": f"pone={HUGE}"}, "a whole number from 1 to 29"),
+    ({"role": ["1=crib", "2=crib"]}, "the crib is named for groups 1 and 2"),
+    ({"role": ["1=crib", "1=pone"]}, "group 1 is named twice"),
+    ({"role": f"{HUGE}=crib"}, "a whole number from 1 to 3"),
+    ({"move": f"{LONG}=1"}, "is not a card"),
+    ({"move": "7H=0"}, "a whole number from 1 to 3"),
+    ({"score": "pone=-5"}, "a whole number from 0 to 120"),
+    ({"score": "pone=61", "game": "61"}, "a whole number from 0 to 60"),
+    ({"score": ["dealer=1", "crib=5"]}, "the dealer's score is given twice"),
+    ({"five_card": "true", "players": "3"}, "five-card cribbage is a two-player game"),
+    ({"five_card": "maybe"}, "five_card"),
+])
+def test_bad_form_fields_are_short_422s(client, table, fields, said):
+    res = referee(client, table, **fields)
+    assert res.status_code == 422, res.text
+    detail = res.json()["detail"]
+    assert said in detail and len(detail) < 300
+
+
+def test_a_missing_photo_is_a_422_naming_it(client):
+    res = client.post("/api/referee", data={"players": "2"})
+    assert res.status_code == 422 and "photo" in res.json()["detail"]
+
+
+def test_a_photo_sent_as_text_is_a_422(client):
+    res = client.post("/api/referee", data={"players": "2", "photo": "table.jpg"},
+                      files={"other": ("x", b"", "text/plain")})
+    assert res.status_code == 422 and "send the photo as a file" in res.json()["detail"]
+
+
+def test_a_file_that_is_not_a_photo_is_refused_naming_the_photo(client):
+    res = client.post("/api/referee", files={"photo": ("t.jpg", b"the crib was six", "image/jpeg")},
+                      data={"players": "2"})
+    assert res.status_code in (415, 422) and res.json()["detail"].startswith("photo: ")
+
+
+def test_a_photo_of_one_hand_is_a_422_listing_its_cards(client, fake):
+    photo = fake.add(show_photo("5H 5D 5S JC 5C", size=(1600, 1204)))
+    res = referee(client, photo)
+    assert res.status_code == 422
+    assert res.json()["detail"].endswith("found 5") and len(res.json()["cards"]) == 5
+
+
+def typed(**change) -> dict:
+    cards = [{"card": str(c), "xyxy": [float(v) for v in box]}
+             for c, box in zip(table_photo().detections.cards, table_photo().detections.xyxy, strict=True)]
+    return {"players": 2, "seat": "dealer", "cards": cards, **change}
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize(("body", "status", "said"), [
+    (typed(players="2"), 422, "players"),
+    (typed(cards="13 cards"), 422, "cards"),
+    (typed(claims=[3, 4]), 422, "claims"),
+    (typed(claims={"pone": 3.5}), 422, "claims"),
+    (typed(claims={"pone": 10**30}), 422, "a claim is a whole number from 0 to 29"),
+    (typed(claims={"pone": 3, "Pone": 5}), 422, "a claim for pone's hand is given twice"),
+    (typed(claims={"x" * 20_000: 3}), 422, "is not a role at a table of 2"),
+    (typed(scores={"pone": 10**40}), 422, "a whole number from 0 to 120"),
+    (typed(scores={"pone": 61}, game=61), 422, "a whole number from 0 to 60"),
+    (typed(scores={"dealer": 1, "crib": 2}), 422, "the dealer's score is given twice"),
+    (typed(roles={"1": "crib", "2": "crib"}), 422, "the crib is named for groups 1 and 2"),
+    (typed(roles={"1": "crib", "01": "pone"}), 422, "group 1 is named twice"),
+    (typed(roles={"x" * 20_000: "crib"}), 422, "a whole number from 1 to 3"),
+    (typed(roles={"1": ["crib"]}), 422, "roles"),
+    (typed(moves=[{"row": 0, "group": 5}]), 422, "no group 5: groups are 1 to 3"),
+    (typed(moves=[{"row": 20, "group": 1}]), 422, "no card 20"),
+    (typed(moves=[{"row": 0}]), 422, "group"),
+    (typed(calls=[{"role": "pone", "points": 2, "extra": 1}]), 422, "extra"),
+    (typed(seat="x" * 100_000), 413, "over 64 KB"),
+    (typed(junk={"a": [1, {"b": None}]}), 422, "junk"),
+    (typed(five_card=True, players=3), 422, "five-card cribbage is a two-player game"),
+    (typed(cards=[{"card": "5H", "xyxy": [0, 0, 1, 1]}] * 10_000), 413, "over 64 KB"),
+    (typed(cards=[{"card": "5H", "xyxy": [0, 0, 1, 1]}] * 22), 422, "cards"),
+    (typed(cards=typed()["cards"][:12]), 422,
+     "holds 13 cards (every hand, the crib and the starter), found 12"),
+    (typed(cards=typed()["cards"][:12] + [{"card": "7H", "xyxy": [1800, 850, 1850, 950]}]), 422,
+     "7H is in"),
+    (typed(cards=typed()["cards"][:12] + [{"card": "ZZ", "xyxy": [1800, 850, 1850, 950]}]), 422, "ZZ"),
+    (typed(cards=[{"card": "7H", "xyxy": [300, 300, 200, 400]}] + typed()["cards"][1:]), 422,
+     "a card's xyxy is its box: left < right and top < bottom"),
+])
+def test_bad_typed_tables_are_short_4xx(client, body, status, said):
+    res = client.post("/api/referee/table", json=body)
+    assert res.status_code == status, res.text
+    detail = res.json()["detail"]
+    assert isinstance(detail, str) and said in detail and len(detail) < 300
+
+
+@pytest.mark.parametrize("text", [nested(20_000), '{"players": 2, "cards": ' + nested(20_000) + "}",
+                                  '{"players": 2, "cards": [{"card": "5H", "xyxy": [NaN, 0, 1, 1]}]}',
+                                  '{"players": 2, "cards": [{"card": "5H", "xyxy": [Infinity, 0, 1, 1]}]}',
+                                  "[1, 2", '"a string"', "null"])
+def test_json_that_is_no_table_is_a_4xx(client, text):
+    res = client.post("/api/referee/table", content=text, headers={"content-type": "application/json"})
+    assert 400 <= res.status_code < 500, res.text
+    assert isinstance(res.json()["detail"], str) and len(res.json()["detail"]) < 300
+
+
+def test_a_table_with_nan_boxes_is_a_422_not_a_500(client):
+    cards = typed()["cards"]
+    text = ('{"players": 2, "cards": [' + ", ".join(
+        f'{{"card": "{c["card"]}", "xyxy": [NaN, NaN, NaN, NaN]}}' for c in cards) + "]}")
+    res = client.post("/api/referee/table", content=text, headers={"content-type": "application/json"})
+    assert res.status_code == 422, res.text

@@ -2,13 +2,17 @@
 of RULES.md, and exit 2 with one line for what cannot be ruled."""
 
 import json
+from dataclasses import replace
 
+import cv2
+import numpy as np
 import pytest
-from support import FakeRecognizer
+from support import FakeRecognizer, show_photo
 from test_api_referee import table_photo
 
 import api.commands.photo
 from api.cli import main
+from scorer.cards import Card
 
 
 @pytest.fixture
@@ -38,8 +42,16 @@ def lines(capsys) -> list[str]:
     return capsys.readouterr().out.splitlines()
 
 
+def exit_code(argv: list[str]) -> int:
+    """main's status, or argparse's for a usage error (which it exits with, one line on stderr)."""
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return int(exc.code)
+
+
 def failed(capsys, table: str, *words: str) -> str:
-    assert main(["referee", table, "--players", "2", "--seat", "dealer", *words]) == 2
+    assert exit_code(["referee", table, "--players", "2", "--seat", "dealer", *words]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1
     return err[0]
@@ -139,3 +151,120 @@ def test_a_group_that_cannot_be_a_hand(table, capsys):
 ])
 def test_bad_words_are_one_line(table, capsys, words, said):
     assert said in failed(capsys, table, *words)
+
+
+HUGE = "9" * 5000
+
+
+@pytest.mark.parametrize(("words", "said"), [
+    (["--claim"], "expected one argument"),
+    (["--claim", "pone"], "write it as ROLE=N"),
+    (["--claim", "=3"], "write it as ROLE=N"),
+    (["--claim", "partner=3"], "'partner' is not a role at a table of 2"),
+    (["--claim", "pone=3", "--claim", "pone=5"], "a claim for pone's hand is given twice: one claim a count"),
+    (["--claim", "dealer=3", "--claim", "Dealer=3"], "a claim for the dealer's hand is given twice"),
+    (["--claim", "pone=²"], "a claim is a whole number from 0 to 29"),
+    (["--claim", "pone=٣"], "a claim is a whole number from 0 to 29"),
+    (["--claim", f"pone={HUGE}"], "a claim is a whole number from 0 to 29"),
+    (["--claim", "pone=-1"], "a claim is a whole number from 0 to 29"),
+    (["--claim", "pone=3:nobody"], "'nobody' is not a role at a table of 2"),
+    (["--muggins", "pone"], "write it as ROLE=X"),
+    (["--muggins", "pone=2"], "muggins called on the pone, but nobody claimed a total for it"),
+    (["--claim", "pone=3", "--muggins", "pone=2", "--muggins", "pone=1"], "muggins called twice"),
+    (["--claim", "pone=3", "--muggins", "pone=٢"], "a whole number from 1 to 29"),
+    (["--claim", "pone=3", "--muggins", f"pone={HUGE}"], "a whole number from 1 to 29"),
+    (["--claim", "pone=3", "--muggins", "pone=2:pone"], "cannot call muggins on their own side"),
+    (["--role", "1"], "write it as GROUP=ROLE"),
+    (["--role", "0=crib"], "a whole number from 1 to 3"),
+    (["--role", "4=crib"], "a whole number from 1 to 3"),
+    (["--role", "²=crib"], "a whole number from 1 to 3"),
+    (["--role", f"{HUGE}=crib"], "a whole number from 1 to 3"),
+    (["--role", "1=second"], "'second' is not a role at a table of 2"),
+    (["--role", "1=crib", "--role", "2=crib"], "the crib is named for groups 1 and 2"),
+    (["--role", "1=crib", "--role", "1=pone"], "group 1 is named twice"),
+    (["--move", "7H"], "write it as CARD=GROUP"),
+    (["--move", "QQ=1"], "QQ"),
+    (["--move", "9H=1"], "9H is not among the cards seen"),
+    (["--move", "7H=4"], "a whole number from 1 to 3"),
+    (["--move", "7H=-1"], "a whole number from 1 to 3"),
+    (["--score", "pone"], "write it as SIDE=N"),
+    (["--score", "pone=-5"], "a whole number from 0 to 120"),
+    (["--score", "pone=121"], "a whole number from 0 to 120"),
+    (["--score", f"pone={HUGE}"], "a whole number from 0 to 120"),
+    (["--score", "pone=٣"], "a whole number from 0 to 120"),
+    (["--score", "pone=61", "--game", "61"], "a whole number from 0 to 60"),
+    (["--score", "pone=1", "--score", "pone=5"], "pone's score is given twice: one score a side"),
+    (["--score", "dealer=1", "--score", "crib=5"], "the dealer's score is given twice"),
+    (["--game", "100"], "invalid choice"),
+    (["--seat", "second"], "'second' is not a role at a table of 2"),
+    (["--seat", "crib"], "'crib' is not a seat at a table of 2: one of pone, dealer"),
+    (["--five-card", "--players", "3"], "five-card cribbage is a two-player game"),
+])
+def test_bad_words_are_one_line_and_exit_2(table, capsys, words, said):
+    line = failed(capsys, table, *words)
+    assert line.startswith("cribcount referee: error: ") and said in line
+    assert len(line) < 300
+
+
+@pytest.mark.parametrize("players", ["5", "1", "²", "two"])
+def test_players_outside_two_to_four_is_one_line(table, capsys, players):
+    assert exit_code(["referee", table, "--players", players]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "--players" in err[0]
+
+
+def test_a_card_twice_on_the_table_is_one_line(tmp_path, fake, capsys):
+    photo = table_photo(crib="AC AD 10S 4H", size=(2400, 1808))
+    misread = tuple(Card.parse("7H") if str(c) == "4H" else c for c in photo.detections.cards)
+    path = photo_file(tmp_path, fake, replace(photo, detections=photo.detections.with_(cards=misread)))
+    line = failed(capsys, path)
+    assert "7H is in" in line and "a deck holds each card once" in line
+
+
+def test_a_photo_with_twelve_cards_is_one_line(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, table_photo(crib="AC AD 10S", size=(2400, 1812)))
+    assert "holds 13 cards (every hand, the crib and the starter), found 12" in failed(capsys, path)
+
+
+def test_a_photo_of_one_hand_is_one_line(tmp_path, fake, capsys):
+    path = photo_file(tmp_path, fake, show_photo("5H 5D 5S JC 5C"))
+    assert "holds 13 cards (every hand, the crib and the starter), found 5" in failed(capsys, path)
+
+
+def grey_jpeg() -> bytes:
+    grey = cv2.cvtColor(cv2.imdecode(np.frombuffer(table_photo().jpeg, np.uint8), cv2.IMREAD_COLOR),
+                        cv2.COLOR_BGR2GRAY)
+    return cv2.imencode(".jpg", grey)[1].tobytes()
+
+
+@pytest.mark.parametrize(("make", "said"), [
+    (lambda tmp: str(tmp / "missing.jpg"), "missing.jpg"),
+    (lambda tmp: str(tmp), ""),
+    (lambda tmp: _written(tmp / "notes.jpg", b"the crib was six"), "not an image"),
+    (lambda tmp: _written(tmp / "empty.jpg", b""), "the file is empty"),
+])
+def test_a_photo_that_is_not_a_photo_is_one_line(tmp_path, fake, capsys, make, said):
+    path = make(tmp_path)
+    line = failed(capsys, path)
+    assert line.startswith("cribcount referee: error: ") and said in line
+
+
+def test_a_greyscale_photo_is_refused_as_suits_need_colour(tmp_path, fake, capsys):
+    path = _written(tmp_path / "grey.jpg", grey_jpeg())
+    assert "the photo is greyscale" in failed(capsys, path)
+
+
+def _written(path, data: bytes) -> str:
+    path.write_bytes(data)
+    return str(path)
+
+
+def test_help_names_every_option_in_the_players_words(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["referee", "--help"])
+    assert exit_.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for option in ("--players {2,3,4}", "--seat SEAT", "--claim ROLE=N", "--muggins ROLE=X",
+                   "--role GROUP=ROLE", "--move CARD=GROUP", "--score SIDE=N", "--game {121,61}",
+                   "--five-card", "--no-muggins", "--json"):
+        assert option in text
