@@ -32,19 +32,21 @@ def _register_referee(sub: argparse._SubParsersAction) -> None:
                    help="your seat, the hand nearest the photo's bottom edge: pone, dealer, second (3 "
                         "players), dealers-partner, pones-partner (4); default pone")
     p.add_argument("--claim", action="append", default=[], metavar="ROLE=N",
-                   help="a claimed total, e.g. pone=10 or crib=4 (ROLE=N:WHO names who objected to an "
-                        "over-claim, needed with 3 players); repeat for each")
+                   help="a claimed total, 0 to 29, e.g. pone=10 or crib=4 (ROLE=N:WHO names who objected "
+                        "to an over-claim, needed with 3 players); once for each hand and the crib")
     p.add_argument("--muggins", action="append", default=[], metavar="ROLE=X",
                    help="muggins for X on a claimed hand, e.g. pone=2 (ROLE=X:CALLER names the caller, "
                         "needed with 3 players); repeat for each")
     p.add_argument("--no-muggins", action="store_true",
                    help="the players did not turn muggins on: missed points are simply lost")
     p.add_argument("--role", action="append", default=[], metavar="GROUP=ROLE",
-                   help="whose a group is, by its number as printed, e.g. 2=crib; the others follow")
+                   help="whose a group is, by its number as printed, e.g. 2=crib; once a group, the others "
+                        "follow")
     p.add_argument("--move", action="append", default=[], metavar="CARD=GROUP",
                    help="a card that belongs to another group, e.g. 5H=2, or 5H=starter")
     p.add_argument("--score", action="append", default=[], metavar="SIDE=N",
-                   help="a side's score as the show begins, e.g. dealer=110 (a claim of game is checked)")
+                   help="a side's score as the show begins, below the game hole, e.g. dealer=110 (a claim of "
+                        "game is checked); once a side")
     p.add_argument("--game", type=int, choices=(121, 61), default=121, help="the game hole (default 121)")
     p.add_argument("--five-card", action="store_true",
                    help="five-card cribbage: hands of 3 cards, the crib of 4 (two players)")
