@@ -258,14 +258,20 @@ def _check_once(keys: list[str], said: Callable[[str], str], rule: str) -> None:
 
 
 def _check_roles(request: RefereeRequest) -> None:
-    """Each group named once, each role given to one group; moves and names only to groups there are."""
+    """Moves and names only to groups there are. A group may be named again (the page sends its taps
+    in order, the later one standing): :func:`named_roles_once` is for words typed at once."""
     groups = len(group_sizes(request.players, five_card=request.five_card))
     numbers = [n for n, _ in request.roles] + [m.group for m in request.moves if m.group is not None]
     wrong = next((n for n in numbers if not 1 <= n <= groups), None)
     if wrong is not None:
         raise RefereeInputError(f"no group {wrong}: groups are 1 to {groups}")
+
+
+def named_roles_once(roles: Iterable[tuple[int, Role]]) -> tuple[tuple[int, Role], ...]:
+    """``roles`` typed at once (the CLI's ``--role``, the form's ``role``): each group named once, each
+    role given to one group, as two names for one group can only be a slip."""
     named: dict[int, Role] = {}
-    for number, role in request.roles:
+    for number, role in roles:
         if number in named:
             raise RefereeInputError(f"group {number} is named twice: one role a group")
         other = next((n for n, r in named.items() if r == role), None)
@@ -273,6 +279,7 @@ def _check_roles(request: RefereeRequest) -> None:
             raise RefereeInputError(f"{_SAID[role]} is named for groups {other} and {number}: each role is "
                                     "one group")
         named[number] = role
+    return tuple(named.items())
 
 
 @dataclass(frozen=True)
@@ -557,7 +564,8 @@ class TableIn(BaseModel):
     five_card: bool = False
     muggins: bool = True
     roles: dict[str, str] = Field({}, max_length=5,
-                                  description="Group number -> role, e.g. {\"2\": \"crib\"}.")
+                                  description="Group number -> role, e.g. {\"2\": \"crib\"}, in the order "
+                                              "tapped: a later one for a group or role stands.")
     moves: list[MoveIn] = Field([], max_length=MAX_ENTRIES)
     claims: dict[str, int] = Field({}, max_length=5, description="Role -> claimed total, 0..29.")
     calls: list[CallIn] = Field([], max_length=5)

@@ -59,6 +59,7 @@ def words_of(args: argparse.Namespace) -> RefereeRequest:
     one-line error."""
     from api.referee_schemas import (
         RefereeRequest,
+        named_roles_once,
         parse_call,
         parse_claim_entry,
         parse_group_role,
@@ -74,7 +75,7 @@ def words_of(args: argparse.Namespace) -> RefereeRequest:
         players=n, seat=parse_role(args.seat, n), five_card=args.five_card, muggins=not args.no_muggins,
         claims=tuple(parse_claim_entry(text, n) for text in args.claim),
         calls=tuple(parse_call(text, n) for text in args.muggins),
-        roles=tuple(parse_group_role(text, n, len(group_sizes(n))) for text in args.role),
+        roles=named_roles_once(parse_group_role(text, n, len(group_sizes(n))) for text in args.role),
         scores=tuple(parse_score(text, n) for text in args.score), game=args.game)
 
 

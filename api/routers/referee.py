@@ -25,6 +25,7 @@ from api.referee_schemas import (
     RefereeRequest,
     TableIn,
     TableNotCounted,
+    named_roles_once,
     parse_call,
     parse_claim_entry,
     parse_game,
@@ -120,7 +121,7 @@ def _words(base: RefereeRequest, claims: list[str], calls: list[str], scores: li
     n = base.players
     return replace(base, claims=tuple(parse_claim_entry(t, n) for t in claims),
                    calls=tuple(parse_call(t, n) for t in calls),
-                   roles=tuple(parse_group_role(t, n, len(group_sizes(n))) for t in roles),
+                   roles=named_roles_once(parse_group_role(t, n, len(group_sizes(n))) for t in roles),
                    scores=tuple(parse_score(t, n) for t in scores))
 
 
