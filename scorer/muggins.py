@@ -72,14 +72,19 @@ def parse_claim(text: str | int) -> int:
     ...
     scorer.muggins.InvalidClaimError: a claim is a whole number from 0 to 29, got 'abc'
     """
-    if isinstance(text, str) and text.strip().isascii() and text.strip().isdigit():
-        return _checked(int(text.strip()), text)
+    digits = text.strip() if isinstance(text, str) else ""
+    # A few digits at most: int() of thousands refuses with Python's own words, not ours.
+    if digits.isascii() and digits.isdigit() and len(digits.lstrip("0")) <= 6:
+        return _checked(int(digits), text)
     return _checked(text, text)
 
 
 def _checked(claimed: object, shown: object) -> int:
     if isinstance(claimed, bool) or not isinstance(claimed, int) or not 0 <= claimed <= MAX_CLAIM:
-        raise InvalidClaimError(f"a claim is a whole number from 0 to {MAX_CLAIM}, got {shown!r}")
+        text = repr(shown)
+        if len(text) > 24:  # a pasted page is not echoed back whole
+            text = f"{text[:16]}... ({len(str(shown))} characters)"
+        raise InvalidClaimError(f"a claim is a whole number from 0 to {MAX_CLAIM}, got {text}")
     return claimed
 
 

@@ -59,12 +59,20 @@ def table_reader(recognizer: Recognizer | None = None) -> Recognizer:
     return recognizer.configured(for_the_table(recognizer.config))
 
 
+MAX_SET_ASIDE = 2
+"""The most cards a table's reading sets aside beyond its number: a misread neighbour's index or a pip
+now and then (one on the composites of docs/experiments/51-whole-table.md). More than that is not a
+misreading but another table, or the wrong number of players: nothing is set aside, and the layout
+refuses the count (:class:`~vision.table.TableLayoutError`) rather than rule on cards thrown away."""
+
+
 def least_sure_aside(detections: Detections, cards: int) -> tuple[Detections, Detections]:
     """The table's ``cards`` surest cards, and those beyond its number set aside, the least sure first
     to go: as :func:`vision.roles.surest` sets one card aside from a show, since a card read beyond
     the number is mostly a second reading of a neighbour's index or a pip, read less surely than
-    the cards on the table (docs/experiments/51-whole-table.md). The kept cards stay in photo order."""
-    if len(detections) <= cards:
+    the cards on the table (docs/experiments/51-whole-table.md). The kept cards stay in photo order.
+    Beyond :data:`MAX_SET_ASIDE` too many, nothing is set aside."""
+    if not cards < len(detections) <= cards + MAX_SET_ASIDE:
         return detections, Detections.empty()
     kept = np.zeros(len(detections), bool)
     kept[np.argsort(-detections.confidence, kind="stable")[:cards]] = True

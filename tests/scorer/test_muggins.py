@@ -127,3 +127,9 @@ def test_missed_items_can_make_up_the_shortfall(cards: list[Card], claimed: int)
             for size in range(1, len(points) + 1)
             for chosen in itertools.combinations(points, size)
         )
+
+
+def test_a_claim_of_thousands_of_digits_is_refused_in_the_players_words_and_not_echoed_whole():
+    with pytest.raises(InvalidClaimError) as err:
+        parse_claim("9" * 5000)
+    assert "a claim is a whole number from 0 to 29" in str(err.value) and len(str(err.value)) < 120

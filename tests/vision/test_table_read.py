@@ -70,6 +70,12 @@ def test_a_card_beyond_the_tables_number_is_the_least_sure_set_aside():
     assert [str(c) for c in kept.cards] == ["5H", "5C"] and [str(c) for c in aside.cards] == ["KD"]
 
 
+def test_far_too_many_cards_are_not_set_aside_but_left_for_the_layout_to_refuse():
+    cards = _cards(*((card, 0.99, [_index(100 * i, 0)]) for i, card in enumerate("5H KD 5C 2S 3S".split())))
+    kept, aside = least_sure_aside(cards, 2)
+    assert len(kept) == 5 and len(aside) == 0
+
+
 def test_a_table_of_its_number_sets_nothing_aside():
     cards = _cards(("5H", 0.99, [_index(0, 0)]), ("KD", 0.72, [_index(100, 0)]))
     assert len(least_sure_aside(cards, 2)[1]) == 0
