@@ -28,6 +28,13 @@ def box_overlaps(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     return shared, (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]), (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
 
 
+def box_gaps(boxes: np.ndarray) -> np.ndarray:
+    """(N, N) empty space between every two boxes (xyxy) in pixels: 0 where they overlap or touch."""
+    dx = np.maximum(boxes[:, None, 0], boxes[None, :, 0]) - np.minimum(boxes[:, None, 2], boxes[None, :, 2])
+    dy = np.maximum(boxes[:, None, 1], boxes[None, :, 1]) - np.minimum(boxes[:, None, 3], boxes[None, :, 3])
+    return np.hypot(np.clip(dx, 0, None), np.clip(dy, 0, None))
+
+
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(N, M) intersection over union of every box of ``a`` with every box of ``b`` (xyxy)."""
     shared, area_a, area_b = box_overlaps(a, b)

@@ -21,7 +21,7 @@ import numpy as np
 
 from scorer.referee import CRIB, Role, seats
 from scorer.show import hand_size
-from vision.detections import Detections
+from vision.detections import Detections, box_gaps
 
 __all__ = [
     "CardGroup", "RoleSuggestion", "TableLayout", "TableLayoutError", "find_groups", "group_sizes",
@@ -109,9 +109,7 @@ def _card_size(boxes: np.ndarray) -> float:
 
 def _gaps(boxes: np.ndarray) -> np.ndarray:
     """(N, N) empty space between every two boxes in card sizes: 0 where they overlap or touch."""
-    dx = np.maximum(boxes[:, None, 0], boxes[None, :, 0]) - np.minimum(boxes[:, None, 2], boxes[None, :, 2])
-    dy = np.maximum(boxes[:, None, 1], boxes[None, :, 1]) - np.minimum(boxes[:, None, 3], boxes[None, :, 3])
-    gaps = np.hypot(np.clip(dx, 0, None), np.clip(dy, 0, None)) / _card_size(boxes)
+    gaps = box_gaps(boxes) / _card_size(boxes)
     np.fill_diagonal(gaps, np.inf)
     return gaps
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.config import for_the_table
 from vision.decode import Photo, open_photo
-from vision.detections import CHECK_BELOW, Detections, Expected, box_overlaps
+from vision.detections import CHECK_BELOW, Detections, Expected, box_gaps, box_overlaps
 from vision.pipeline import Recognizer, default_recognizer
 from vision.table import TableLayout, find_groups, group_sizes
 
@@ -92,9 +92,7 @@ is the card's; closer than that, neither is chosen."""
 
 def _linked(boxes: np.ndarray, reach: float) -> list[list[int]]:
     """``boxes`` (N, 4) in clusters: single linkage over gaps of at most ``reach`` pixels."""
-    dx = np.maximum(boxes[:, None, 0], boxes[None, :, 0]) - np.minimum(boxes[:, None, 2], boxes[None, :, 2])
-    dy = np.maximum(boxes[:, None, 1], boxes[None, :, 1]) - np.minimum(boxes[:, None, 3], boxes[None, :, 3])
-    near = np.hypot(np.clip(dx, 0, None), np.clip(dy, 0, None)) <= reach
+    near = box_gaps(boxes) <= reach
     clusters: list[list[int]] = []
     left = set(range(len(boxes)))
     while left:
