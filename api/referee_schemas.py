@@ -267,6 +267,22 @@ def _check_roles(request: RefereeRequest) -> None:
         raise RefereeInputError(f"no group {wrong}: groups are 1 to {groups}")
 
 
+def typed_words(base: RefereeRequest, *, claims: Iterable[str] = (), calls: Iterable[str] = (),
+                roles: Iterable[str] = (), scores: Iterable[str] = ()) -> RefereeRequest:
+    """``base`` with the words typed at once (the CLI's options, the form's fields) that need no photo:
+    each bad one a one-line :class:`RefereeInputError`, before the photo is read."""
+    n = base.players
+    return replace(base, claims=tuple(parse_claim_entry(text, n) for text in claims),
+                   calls=tuple(parse_call(text, n) for text in calls),
+                   roles=named_roles_once(parse_group_role(text, n, len(group_sizes(n))) for text in roles),
+                   scores=tuple(parse_score(text, n) for text in scores))
+
+
+def parse_moves(texts: Iterable[str], detections: Detections, players: int) -> tuple[Move, ...]:
+    """The player's card moves typed at once, naming cards of the photo (:func:`parse_move`)."""
+    return tuple(parse_move(text, detections, len(group_sizes(players))) for text in texts)
+
+
 def named_roles_once(roles: Iterable[tuple[int, Role]]) -> tuple[tuple[int, Role], ...]:
     """``roles`` typed at once (the CLI's ``--role``, the form's ``role``): each group named once, each
     role given to one group, as two names for one group can only be a slip."""

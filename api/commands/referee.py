@@ -57,35 +57,20 @@ def _register_referee(sub: argparse._SubParsersAction) -> None:
 def words_of(args: argparse.Namespace) -> RefereeRequest:
     """The command line's words that need no photo, checked before the models load; each bad one is a
     one-line error."""
-    from api.referee_schemas import (
-        RefereeRequest,
-        named_roles_once,
-        parse_call,
-        parse_claim_entry,
-        parse_group_role,
-        parse_role,
-        parse_score,
-    )
-    from vision.table import group_sizes
+    from api.referee_schemas import RefereeRequest, parse_role, typed_words
 
     if args.no_muggins and args.muggins:
         raise CliError("--muggins calls need muggins on: leave out --no-muggins")
     n = args.players
-    return RefereeRequest(
-        players=n, seat=parse_role(args.seat, n), five_card=args.five_card, muggins=not args.no_muggins,
-        claims=tuple(parse_claim_entry(text, n) for text in args.claim),
-        calls=tuple(parse_call(text, n) for text in args.muggins),
-        roles=named_roles_once(parse_group_role(text, n, len(group_sizes(n))) for text in args.role),
-        scores=tuple(parse_score(text, n) for text in args.score), game=args.game)
+    base = RefereeRequest(n, parse_role(args.seat, n), args.five_card, not args.no_muggins, game=args.game)
+    return typed_words(base, claims=args.claim, calls=args.muggins, roles=args.role, scores=args.score)
 
 
 def moves_of(args: argparse.Namespace, words: RefereeRequest, detections: Detections) -> RefereeRequest:
     """``words`` with the player's card moves, which name cards of the photo."""
-    from api.referee_schemas import parse_move
-    from vision.table import group_sizes
+    from api.referee_schemas import parse_moves
 
-    groups = len(group_sizes(words.players))
-    return replace(words, moves=tuple(parse_move(text, detections, groups) for text in args.move))
+    return replace(words, moves=parse_moves(args.move, detections, words.players))
 
 
 def _run_referee(args: argparse.Namespace) -> int:

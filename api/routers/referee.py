@@ -25,21 +25,17 @@ from api.referee_schemas import (
     RefereeRequest,
     TableIn,
     TableNotCounted,
-    named_roles_once,
-    parse_call,
-    parse_claim_entry,
     parse_game,
-    parse_group_role,
-    parse_move,
+    parse_moves,
     parse_players,
     parse_role,
-    parse_score,
     referee,
+    typed_words,
 )
 from api.schemas import ErrorOut, NotAShowOut
 from api.workers import WholeTable
 from vision.detections import Detections
-from vision.table import TableLayoutError, group_sizes
+from vision.table import TableLayoutError
 
 router = APIRouter(prefix="/api", tags=["referee"])
 
@@ -103,26 +99,16 @@ async def referee_photo(
     try:
         n = parse_players(players)
         base = RefereeRequest(n, parse_role(seat, n), five_card, muggins, game=parse_game(game))
-        words = _words(base, claim or [], call or [], score or [], role or [])
+        words = typed_words(base, claims=claim or [], calls=call or [], roles=role or [], scores=score or [])
     except ValueError as exc:
         raise HTTPException(_UNPROCESSABLE, str(exc)) from None
     reading = await read_upload(request, reader, photo, WholeTable(n, five_card))
     detections = reading.detections
     try:
-        moves = tuple(parse_move(text, detections, len(group_sizes(n))) for text in move or [])
+        moves = parse_moves(move or [], detections, n)
     except ValueError as exc:  # InvalidCardError is one
         raise HTTPException(_UNPROCESSABLE, str(exc)) from None
     return _ruled(detections, replace(words, moves=moves), reading.original_size)
-
-
-def _words(base: RefereeRequest, claims: list[str], calls: list[str], scores: list[str],
-           roles: list[str]) -> RefereeRequest:
-    """The form's words that need no photo: checked (a 422) before the photo is read."""
-    n = base.players
-    return replace(base, claims=tuple(parse_claim_entry(t, n) for t in claims),
-                   calls=tuple(parse_call(t, n) for t in calls),
-                   roles=named_roles_once(parse_group_role(t, n, len(group_sizes(n))) for t in roles),
-                   scores=tuple(parse_score(t, n) for t in scores))
 
 
 @router.post("/referee/table", response_model=RefereeOut, summary="Referee a table from its cards",
