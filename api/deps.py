@@ -55,9 +55,8 @@ async def read_upload(request: Request, reader: PhotoReader, photo: UploadFile,
     except ModelsNotLoaded as exc:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc)) from None
     except WorkerLost as exc:  # not the photo's doing: a client or a proxy may send it again
-        retry = str(request.app.state.admission.retry_after_s)
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE, str(exc),
-                            headers={"Retry-After": retry}) from None
+                            headers=request.app.state.admission.retry_after) from None
     request.app.state.admission.observe(reading.seconds)
     return reading
 
