@@ -204,9 +204,7 @@ class ProcessReader:
         try:
             future = pool.submit(_read_in_worker, self.limits.timeout_s, data, holds)
         except (RuntimeError, BrokenProcessPool) as exc:  # broke since the check: replace it for the next
-            await self._replace(pool)
-            raise WorkerLost(f"the photo workers stopped ({exc}) and were replaced; send the photo again") \
-                from None
+            raise await self._lost(pool, exc) from None
         try:
             return await asyncio.wrap_future(future)
         except FutureTimeout:
@@ -217,12 +215,15 @@ class ProcessReader:
         except (ModelsNotLoaded, ImageError):
             raise
         except (BrokenProcessPool, RuntimeError) as exc:  # pebble gave up on the pool, not on the photo
-            await self._replace(pool)
-            raise WorkerLost(f"the photo workers stopped ({exc}) and were replaced; send the photo again") \
-                from None
+            raise await self._lost(pool, exc) from None
         except asyncio.CancelledError:
             future.cancel()
             raise
+
+    async def _lost(self, broken: ProcessPool, exc: Exception) -> WorkerLost:
+        """``broken`` replaced, and what the photo it failed is told."""
+        await self._replace(broken)
+        return WorkerLost(f"the photo workers stopped ({exc}) and were replaced; send the photo again")
 
     async def _replace(self, broken: ProcessPool) -> ProcessPool:
         """A fresh pool for ``broken``, started once: who comes later while it starts waits for it."""
