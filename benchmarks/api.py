@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import socket
 import statistics
 import sys
 import tempfile
@@ -44,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from api.main import create_app  # noqa: E402
 from api.settings import Settings  # noqa: E402
-from benchmarks.loadgen import health_under_uploads, run_level, serve  # noqa: E402
+from benchmarks.loadgen import free_port, health_under_uploads, run_level, serve  # noqa: E402
 from benchmarks.vision import make_12mp_jpeg, percentile  # noqa: E402
 from vision.config import MODELS_DIR  # noqa: E402
 from vision.decode import decode_photo  # noqa: E402
@@ -64,12 +63,6 @@ def drawn_12mp_jpeg(out: Path) -> Path:
     noise = np.random.default_rng(0).normal(0, 4, img.shape)
     cv2.imwrite(str(out), np.clip(img + noise, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 92])
     return out
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _summary(name: str, ms: list[float]) -> str:
@@ -125,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             recognize_ms.append((time.perf_counter() - t) * 1000)
         print(_summary("recognize (models, decoded photo)", recognize_ms))
 
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(create_app(Settings(models_dir=a.models)), host="127.0.0.1",
                                            port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)

@@ -41,7 +41,7 @@ from urllib.parse import urlsplit
 import httpx
 import psutil
 
-from benchmarks.loadgen import HealthProbe, Server, run_level, stop_group
+from benchmarks.loadgen import HealthProbe, Server, free_port, run_level, wait_ready, watched
 from benchmarks.planted_locks import LAYOUTS, Layout, private_locks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,31 +73,10 @@ class Target:
         return parts.hostname or "127.0.0.1", parts.port or 80
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _cli() -> list[str]:
     """The ``cribcount`` console script beside this interpreter (or the module, if not installed)."""
     script = Path(sys.executable).parent / "cribcount"
     return [str(script)] if script.exists() else [sys.executable, "-m", "api.cli"]
-
-
-def _wait_ready(process: subprocess.Popen, url: str, ready_s: float, log: Path) -> None:
-    deadline = time.monotonic() + ready_s
-    while True:
-        if process.poll() is not None:
-            raise RuntimeError(f"it stopped: {log.read_text(errors='replace')[-2000:]}")
-        try:
-            if httpx.get(url, timeout=2).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{url} did not answer 200 in {ready_s:.0f} s")
-        time.sleep(0.2)
 
 
 @contextmanager
@@ -108,7 +87,7 @@ def start_service(folder: Path, open_files: int = SERVICE_FILES,
     yields once it is ready."""
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "service.log"
-    port = _free_port()
+    port = free_port()
     folders = {"TMPDIR": str(folder / "tmp"), "XDG_RUNTIME_DIR": str(folder / "runtime")} | (env or {})
     for name in {"TMPDIR", "XDG_RUNTIME_DIR"} - set(env or {}):  # its core locks apart from any other's
         Path(folders[name]).mkdir(mode=0o700)
@@ -123,16 +102,8 @@ def start_service(folder: Path, open_files: int = SERVICE_FILES,
         process = subprocess.Popen([*_cli(), "serve", "--host", "127.0.0.1", "--port", str(port)], cwd=ROOT,
                                    env=child_env, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True, preexec_fn=limit_files)
-    server = Server(process, f"http://127.0.0.1:{port}")
-    try:
-        t = time.perf_counter()
-        _wait_ready(process, f"{server.base}/api/ready", 120, log)
-        server.started_s = time.perf_counter() - t
-        threading.Thread(target=server.sample_memory, daemon=True).start()
+    with watched(process, f"http://127.0.0.1:{port}", 120, lambda: log.read_text(errors="replace")) as server:
         yield Target(server.base, server, log)
-    finally:
-        server._stop.set()  # the memory sampler
-        stop_group(process)
 
 
 def render_nginx_conf(listen: str, upstream: str) -> str:
@@ -153,7 +124,7 @@ def nginx_front(upstream: str, folder: Path) -> Iterator[str]:
         raise RuntimeError("nginx is not installed (scripts/setup.sh installs nginx-light)")
     for sub in ("logs", "temp"):
         (folder / sub).mkdir(parents=True, exist_ok=True)
-    port = _free_port()
+    port = free_port()
     conf = folder / "nginx.conf"
     conf.write_text(render_nginx_conf(f"127.0.0.1:{port}", urlsplit(upstream).netloc))
     log = folder / "logs" / "stderr.log"
@@ -162,7 +133,8 @@ def nginx_front(upstream: str, folder: Path) -> Iterator[str]:
                                     "-g", "daemon off;"], stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)
     try:
-        _wait_ready(process, f"http://127.0.0.1:{port}/api/health", 20, log)
+        wait_ready(process, f"http://127.0.0.1:{port}/api/health", 20,
+                   lambda: log.read_text(errors="replace"))
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()  # SIGTERM: nginx's fast shutdown

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,36 +70,56 @@ def serve(models: Path, workers: int = 1, env: dict[str, str] | None = None, rea
           factory: str | None = None) -> Iterator[Server]:
     """Start ``cribcount serve`` on a free loopback port (or, given ``factory``, uvicorn with that app
     factory, e.g. a test's); yields once ``/api/ready`` says 200."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     argv = [sys.executable, "-m", "api.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
             "--models", str(models), "--workers", str(workers)]
     if factory:
         argv = [sys.executable, "-m", "uvicorn", "--factory", factory,
                 "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     child_env = {k: v for k, v in os.environ.items() if not k.startswith("CRIBCOUNT_")} | (env or {})
-    t = time.perf_counter()
     process = subprocess.Popen(argv, cwd=ROOT, env=child_env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE, start_new_session=True)
-    server = Server(process, f"http://127.0.0.1:{port}")
+    with watched(process, f"http://127.0.0.1:{port}", ready_s,
+                 lambda: process.stderr.read().decode()) as server:
+        yield server
+
+
+def free_port() -> int:
+    """A loopback port free now, for a server about to be started."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_ready(process: subprocess.Popen, url: str, ready_s: float, output: Callable[[], str]) -> None:
+    """Poll ``url`` until it answers 200; raises ``RuntimeError`` (with the end of ``output()``) if the
+    process stops first, or after ``ready_s`` seconds."""
+    deadline = time.monotonic() + ready_s
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"it stopped: {output()[-2000:]}")
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{url} did not answer 200 in {ready_s:.0f} s")
+        time.sleep(0.2)
+
+
+@contextmanager
+def watched(process: subprocess.Popen, base: str, ready_s: float,
+            output: Callable[[], str]) -> Iterator[Server]:
+    """A server process just started in a process group of its own: yields it as a :class:`Server`
+    once ``/api/ready`` says 200 (see :func:`wait_ready`), its memory sampled until the end, when the
+    group is stopped."""
+    server = Server(process, base)
     try:
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError("the server stopped: " + process.stderr.read().decode()[-2000:])
-            try:
-                if httpx.get(f"{server.base}/api/ready", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if time.perf_counter() - t > ready_s:
-                raise RuntimeError(f"the server was not ready in {ready_s:.0f} s")
-            time.sleep(0.2)
+        t = time.perf_counter()
+        wait_ready(process, f"{base}/api/ready", ready_s, output)
         server.started_s = time.perf_counter() - t
-        sampler = threading.Thread(target=server.sample_memory, daemon=True)
-        sampler.start()
+        threading.Thread(target=server.sample_memory, daemon=True).start()
         yield server
     finally:
         server._stop.set()
