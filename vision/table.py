@@ -25,7 +25,7 @@ from vision.detections import Detections, box_gaps
 
 __all__ = [
     "CardGroup", "RoleSuggestion", "TableLayout", "TableLayoutError", "find_groups", "group_sizes",
-    "move_card", "suggest_roles",
+    "move_card", "suggest_roles", "table_cards",
 ]
 
 TOUCHING = 0.1
@@ -96,6 +96,15 @@ def group_sizes(players: int, *, five_card: bool = False) -> tuple[int, ...]:
     """
     hands = seats(players)
     return tuple(hand_size(five_card=five_card) for _ in hands) + (hand_size(crib=True),)
+
+
+def table_cards(players: int, *, five_card: bool = False) -> int:
+    """How many cards a table at the show holds: every hand, the crib and the starter.
+
+    >>> table_cards(2), table_cards(3), table_cards(4), table_cards(2, five_card=True)
+    (13, 17, 21, 11)
+    """
+    return sum(group_sizes(players, five_card=five_card)) + 1
 
 
 # --------------------------------------------------------------------------- geometry
@@ -268,7 +277,7 @@ def find_groups(detections: Detections, *, players: int, five_card: bool = False
     sizes = group_sizes(players, five_card=five_card)
     if five_card and players != 2:
         raise TableLayoutError(f"five-card cribbage is a two-player game, not {players}")
-    expected = sum(sizes) + 1
+    expected = table_cards(players, five_card=five_card)
     if len(detections) != expected:
         raise TableLayoutError(f"a table of {players} at the show holds {expected} cards (every hand, "
                                f"the crib and the starter), found {len(detections)}")

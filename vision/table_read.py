@@ -20,7 +20,7 @@ from vision.config import for_the_table
 from vision.decode import Photo, open_photo
 from vision.detections import CHECK_BELOW, Detections, Expected, box_gaps, box_overlaps
 from vision.pipeline import Recognizer, default_recognizer
-from vision.table import TableLayout, find_groups, group_sizes
+from vision.table import TableLayout, find_groups, table_cards
 
 __all__ = [
     "CLOSER_DETECTOR_PX", "TableReading", "as_table", "closer_reader", "combined", "in_doubt",
@@ -38,15 +38,6 @@ class TableReading:
     """The cards split into the hands, the crib and the starter (rows of ``detections``)."""
     photo_size: tuple[int, int]
     """(width, height) of the upright photo, for drawing on it."""
-
-
-def table_cards(players: int, *, five_card: bool = False) -> int:
-    """How many cards a table at the show holds: every hand, the crib and the starter.
-
-    >>> table_cards(2), table_cards(3), table_cards(4), table_cards(2, five_card=True)
-    (13, 17, 21, 11)
-    """
-    return sum(group_sizes(players, five_card=five_card)) + 1
 
 
 def table_reader(recognizer: Recognizer | None = None) -> Recognizer:
