@@ -21,6 +21,7 @@ import numpy as np
 
 from scorer.cards import Card
 from training.data.real_crops import read_card_boxes, set_class_names
+from training.data.yolo import label_of
 from training.synth.table_scene import PHOTO_SIZE, TableTruth
 
 GRIDS = {2: (2, 2), 3: (3, 2), 4: (3, 2)}
@@ -94,18 +95,18 @@ def _overlap(cards: list[tuple[Card, np.ndarray]], k: int) -> float:
                for j, (_, b) in enumerate(cards) if j != k)
 
 
-def _starter_photo(fives: list[_Tile], names: dict[int, Card]) -> tuple[_Tile, list[tuple[Card, np.ndarray]]]:
+def _starter_photo(fives: list[_Tile],
+                   names: dict[int, Card]) -> tuple[_Tile, np.ndarray, list[tuple[Card, np.ndarray]]]:
     """The first of ``fives`` holding a card whose box overlaps no other's (a clean cut), else the first;
-    with its cards' boxes."""
-    labelled = []
+    with its image and its cards' boxes."""
+    first = None
     for five in fives:
-        size = cv2.imread(str(five.path)).shape[1::-1]
-        labelled.append((five, read_card_boxes(five.path.parent.parent / "labels" / f"{five.path.stem}.txt",
-                                                size, names)))
-        cards = labelled[-1][1]
+        image = cv2.imread(str(five.path))
+        cards = read_card_boxes(label_of(five.path), image.shape[1::-1], names)
         if min(_overlap(cards, k) for k in range(len(cards))) == 0:
-            return labelled[-1]
-    return labelled[0]
+            return five, image, cards
+        first = first or (five, image, cards)
+    return first
 
 
 def cut_starter(image: np.ndarray, cards: list[tuple[Card, np.ndarray]],
@@ -140,8 +141,8 @@ def compose(folder: Path, players: int, rng: np.random.Generator, name: str = "c
     """One whole-table composite of ``players`` from the labelled photos in ``folder``."""
     names = set_class_names(folder)
     hands, fives = _choose(rng, _tiles(folder), players)
-    five, five_cards = _starter_photo(fives, names)
-    images = [cv2.imread(str(t.path)) for t in (*hands, five)]
+    _, five_image, five_cards = _starter_photo(fives, names)
+    images = [*(cv2.imread(str(t.path)) for t in hands), five_image]
     cols, rows = GRIDS[players]
     W, H = PHOTO_SIZE
     cw, ch = W // cols, H // rows
@@ -153,8 +154,7 @@ def compose(folder: Path, players: int, rng: np.random.Generator, name: str = "c
     boxes: list[tuple[Card, tuple[float, float, float, float]]] = []
     for tile, image, k in zip(hands, images, order, strict=False):
         left, top = _paste(canvas, image, scale, cells[k], rng)
-        label = tile.path.parent.parent / "labels" / f"{tile.path.stem}.txt"
-        for card, box in read_card_boxes(label, (image.shape[1], image.shape[0]), names):
+        for card, box in read_card_boxes(label_of(tile.path), (image.shape[1], image.shape[0]), names):
             boxes.append((card, tuple(float(v) for v in box * scale + [left, top, left, top])))
     cut, starter = cut_starter(images[-1], five_cards, canvas[0, 0])
     left, top = _paste(canvas, cut, scale, cells[order[len(hands)]], rng)
