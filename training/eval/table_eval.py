@@ -63,12 +63,12 @@ def _truth_of_rows(detections: Detections, boxes: list[tuple[str, Box]]) -> list
     the smallest labelled card box holding its centre (None: none; a detection's box is its
     indices', not the whole card's, so boxes are not compared by overlap)."""
     on_table = {card for card, _ in boxes}
+    holding = [(b[2] - b[0]) * (b[3] - b[1]) for _, b in boxes]
     out: list[str | None] = []
     for card, (cx, cy) in zip(detections.cards, detections.center, strict=True):
         if card is not None and str(card) in on_table:
             out.append(str(card))
             continue
-        holding = [(b[2] - b[0]) * (b[3] - b[1]) for _, b in boxes]
         inside = [k for k, (_, b) in enumerate(boxes) if b[0] <= cx <= b[2] and b[1] <= cy <= b[3]]
         out.append(boxes[min(inside, key=holding.__getitem__)][0] if inside else None)
     return out
