@@ -28,6 +28,7 @@ from scorer.referee import (
     DEALER,
     DEALERS_PARTNER,
     HIS_HEELS,
+    NAMES,
     PONE,
     PONES_PARTNER,
     SECOND,
@@ -38,6 +39,7 @@ from scorer.referee import (
     ShowOutcome,
     TableCount,
     TableError,
+    hand_of,
     opponents,
     rule_show,
     score_table,
@@ -221,23 +223,15 @@ class RefereeRequest:
         """Every front end's words checked alike before the photo is read: one claim a count, one role
         a group, scores below the game hole."""
         _check_table(self)
-        _check_once([c.role for c in self.claims], lambda role: f"a claim for {_where(role)}",
+        _check_once([c.role for c in self.claims], lambda role: f"a claim for {hand_of(role)}",
                     "one claim a count")
-        _check_once([side for side, _ in self.scores], lambda side: f"{_SAID[side]}'s score",
+        _check_once([side for side, _ in self.scores], lambda side: f"{NAMES[side]}'s score",
                     "one score a side")
         _check_roles(self)
         for side, points in self.scores:
             if points >= self.game:
-                raise RefereeInputError(f"{_SAID[side]}'s score: a whole number from 0 to {self.game - 1} "
+                raise RefereeInputError(f"{NAMES[side]}'s score: a whole number from 0 to {self.game - 1} "
                                         f"in a game to {self.game}, got {points}")
-
-
-_SAID = {PONE: "pone", SECOND: "the second player", DEALERS_PARTNER: "the dealer's partner",
-         PONES_PARTNER: "pone's partner", DEALER: "the dealer", CRIB: "the crib"}
-
-
-def _where(role: Role) -> str:
-    return "the crib" if role == CRIB else f"{_SAID[role]}'s hand"
 
 
 def _check_table(request: RefereeRequest) -> None:
@@ -292,7 +286,7 @@ def named_roles_once(roles: Iterable[tuple[int, Role]]) -> tuple[tuple[int, Role
             raise RefereeInputError(f"group {number} is named twice: one role a group")
         other = next((n for n, r in named.items() if r == role), None)
         if other is not None:
-            raise RefereeInputError(f"{_SAID[role]} is named for groups {other} and {number}: each role is "
+            raise RefereeInputError(f"{NAMES[role]} is named for groups {other} and {number}: each role is "
                                     "one group")
         named[number] = role
     return tuple(named.items())

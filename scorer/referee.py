@@ -29,9 +29,9 @@ from scorer.muggins import check_claim
 from scorer.show import ScoreItem, Show, hand_size, score_show
 
 __all__ = [
-    "CRIB", "DEALER", "DEALERS_PARTNER", "HIS_HEELS", "PONE", "PONES_PARTNER", "SECOND",
+    "CRIB", "DEALER", "DEALERS_PARTNER", "HIS_HEELS", "NAMES", "PONE", "PONES_PARTNER", "SECOND",
     "CallError", "HouseRules", "MugginsCall", "Role", "Ruling", "RulingKind", "ShowOutcome", "TableCount",
-    "TableError", "opponents", "rule_claim", "rule_show", "score_table", "seats", "show_order",
+    "TableError", "hand_of", "opponents", "rule_claim", "rule_show", "score_table", "seats", "show_order",
     "side_of", "sides",
 ]
 
@@ -58,10 +58,11 @@ _SEATS: dict[int, tuple[Role, ...]] = {
     3: (PONE, SECOND, DEALER),
     4: (PONE, DEALERS_PARTNER, PONES_PARTNER, DEALER),
 }
-_NAMES: dict[Role, str] = {
+NAMES: dict[Role, str] = {
     PONE: "pone", SECOND: "the second player", DEALERS_PARTNER: "the dealer's partner",
-    PONES_PARTNER: "pone's partner", DEALER: "the dealer",
+    PONES_PARTNER: "pone's partner", DEALER: "the dealer", CRIB: "the crib",
 }
+"""How a message speaks of each role."""
 _NO_MUGGINS_ON_HEELS = "no muggins on his heels: the dealer's 2 for a jack starter is not part of a count"
 _PENALTY_BACK = 15
 """A false claim of game costs the offender 15 points backward (ACC rule 8)."""
@@ -140,16 +141,16 @@ def _listed(roles: Iterable[Role]) -> str:
     return ", ".join(repr(role) for role in roles)
 
 
-def _where(role: Role) -> str:
+def hand_of(role: Role) -> str:
     """'the crib', "pone's hand", "the dealer's hand"."""
-    return "the crib" if role == CRIB else f"{_NAMES[role]}'s hand"
+    return NAMES[CRIB] if role == CRIB else f"{NAMES[role]}'s hand"
 
 
 def _name(side: Role, players: int) -> str:
     """How a ruling speaks of a side: 'pone', 'the dealer', "the dealer's side"."""
     if players == 4:
         return "pone's side" if side == PONE else "the dealer's side"
-    return _NAMES[side]
+    return NAMES[side]
 
 
 # --------------------------------------------------------------------------- the table counted
@@ -213,12 +214,12 @@ def _checked_hands(
         size = hand_size(crib=role == CRIB, five_card=five_card)
         if len(hand) != size:
             shown = " ".join(map(str, hand)) or "nothing"
-            raise TableError(f"{_where(role)} holds {size} cards, got {len(hand)}: {shown}")
+            raise TableError(f"{hand_of(role)} holds {size} cards, got {len(hand)}: {shown}")
         for card in hand:
             if card in owner:
-                twice = f"{card} is in {_where(role)} and in {owner[card]}"
+                twice = f"{card} is in {hand_of(role)} and in {owner[card]}"
                 raise TableError(f"{twice}: a deck holds each card once")
-            owner[card] = _where(role)
+            owner[card] = hand_of(role)
     return cards
 
 
