@@ -124,6 +124,10 @@ export function replay(game) {
   return table;
 }
 
+/** The seat `step` places clockwise from the dealer now (0: the dealer, 1: the dealer's left): how a
+ * seat another view names (pone, dealer, ...) finds its player on the game. */
+export const seatFromDealer = (game, step) => (replay(game).dealer + step) % game.setup.players;
+
 /** The losers with their skunks once the game is won: [{side, score, skunk}]. */
 export function losers(game, table = replay(game)) {
   if (table.winner < 0) return [];

@@ -4,7 +4,7 @@
 // rules here: whose card each is and what it scores come from the server (scorer/pegging.py).
 
 import { addScore, keptGame } from "./board.js";
-import { replay, sideOf } from "./board-game.js";
+import { replay, seatFromDealer, sideOf } from "./board-game.js";
 import { cardGrid, markGrid } from "./cardpad.js";
 import { face } from "./cards.js";
 import { $, cardFace, make, say } from "./dom.js";
@@ -63,7 +63,7 @@ function seatName(seat) {
   const game = keptGame();
   const step = SEAT_STEP[players()][seat];
   if (!game || game.setup.players !== players() || step === undefined) return SEAT_NAMES[seat] || seat;
-  const name = game.setup.names[(replay(game).dealer + step) % game.setup.players];
+  const name = game.setup.names[seatFromDealer(game, step)];
   return `${name} (${(SEAT_NAMES[seat] || seat).toLowerCase()})`;
 }
 
@@ -112,8 +112,7 @@ function render() {
 /** The Board's side for a server's seat: its seat counted clockwise from the Board's dealer (partners,
  * with 4 players, share a side). */
 function boardSide(game, seat) {
-  const dealer = replay(game).dealer;
-  return sideOf(game.setup, (dealer + SEAT_STEP[players()][seat]) % game.setup.players);
+  return sideOf(game.setup, seatFromDealer(game, SEAT_STEP[players()][seat]));
 }
 
 /** Peg each scoring play in the order it was made, as a pegboard would: the game can end mid-play. */

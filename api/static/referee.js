@@ -4,8 +4,8 @@
 // fix is ruled again from the cards the page holds (/api/referee/table), never from the photo again.
 // No rules here: the counts and the rulings come from the server (scorer/referee.py).
 
-import { addScore } from "./board.js";
-import { replay, restore, sideOf } from "./board-game.js";
+import { addScore, keptGame } from "./board.js";
+import { seatFromDealer, sideOf } from "./board-game.js";
 import { face, spoken } from "./cards.js";
 import { $, cardFace, make, makeSvg, say } from "./dom.js";
 import { postForm, postJson, RequestError } from "./net.js";
@@ -18,7 +18,7 @@ const ROLES = {
 const NAMES = { pone: "Pone", second: "Second", dealer: "Dealer", crib: "Crib",
   "dealer's partner": "Dealer's partner", "pone's partner": "Pone's partner" };
 // Seats clockwise from the dealer's left: how a role finds its seat on the board's game.
-const SEAT_STEP = { pone: 1, second: 2, "dealer's partner": 2, "pone's partner": 3 };
+const SEAT_STEP = { dealer: 0, pone: 1, second: 2, "dealer's partner": 2, "pone's partner": 3 };
 
 const state = { table: null, cards: [], image: null, roles: {}, moves: [], moving: -1, lit: null, asked: 0 };
 
@@ -254,21 +254,14 @@ function render() {
 
 /** The board's side for a role: its seat counted clockwise from the board's dealer. */
 function boardSide(game, role) {
-  const dealer = replay(game).dealer;
-  const step = role === "dealer" ? 0 : SEAT_STEP[role];
-  return sideOf(game.setup, (dealer + step) % game.setup.players);
+  return sideOf(game.setup, seatFromDealer(game, SEAT_STEP[role]));
 }
 
 function sendToBoard() {
   const table = state.table;
   const tell = (text, kind) => say($("referee-sent"), text, kind);
-  let game;
-  try {
-    game = restore(JSON.parse(localStorage.getItem("cribcount.board") || "null"));
-  } catch {
-    game = null;
-  }
-  if (!game || !game.events) return tell("No game is being kept: start one on the Board, then tap again.", "error");
+  const game = keptGame();
+  if (!game) return tell("No game is being kept: start one on the Board, then tap again.", "error");
   if (game.setup.players !== table.players) {
     return tell(`The board keeps a game of ${game.setup.players}; this table has ${table.players} players.`, "error");
   }
