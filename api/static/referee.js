@@ -265,12 +265,11 @@ function sendToBoard() {
   if (game.setup.players !== table.players) {
     return tell(`The board keeps a game of ${game.setup.players}; this table has ${table.players} players.`, "error");
   }
-  try {
-    for (const [side, points] of table.pegs) {
-      if (points > 0) addScore(boardSide(game, side), points, `the show (referee): ${NAMES[side] || side}`);
+  // addScore() says a refused peg (the game won, more than 29 points) on the Board and answers false.
+  for (const [side, points] of table.pegs) {
+    if (points > 0 && !addScore(boardSide(game, side), points, `the show (referee): ${NAMES[side] || side}`)) {
+      return tell(`${$("board-status").textContent} Open the Board to see where it stands.`, "error");
     }
-  } catch (err) {
-    return tell(`${err.message} Open the Board to see where it stands.`, "error");
   }
   const back = table.pegs.filter(([, points]) => points < 0);
   return tell(back.length ? "Pegged. Points backward are moved on the Board by hand." : "Pegged on the Board.",
