@@ -7,7 +7,7 @@
 import { face, percent } from "./cards.js";
 import { markGrid, cardGrid, pickCard } from "./cardpad.js";
 import { drawBoxes, renderCards, renderChoosing, renderShow } from "./countview.js";
-import { $, say } from "./dom.js";
+import { $, say, showPhoto } from "./dom.js";
 import { postForm, postJson } from "./net.js";
 import { refereePhoto } from "./referee.js";
 import { shrinkPhoto } from "./shrink.js";
@@ -44,16 +44,11 @@ const handlers = {
 // --- photo -> count -----------------------------------------------------------------------
 
 function showPreview(file) {
-  const url = URL.createObjectURL(file);
-  const img = $("preview");
-  img.onload = () => URL.revokeObjectURL(url);
-  img.onerror = () => {
+  showPhoto($("preview"), file, () => {
     // Not every browser draws every photo the server reads (Chrome, an iPhone's HEIC): say so.
-    URL.revokeObjectURL(url);
     $("photo-view").hidden = true;
     $("no-preview").hidden = false;
-  };
-  img.src = url;
+  });
   $("photo-view").hidden = false;
   $("no-preview").hidden = true;
   $("empty-hint").hidden = true;

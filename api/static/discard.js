@@ -4,7 +4,7 @@
 // route with JSON cards. The photo stays in memory.
 
 import { RANKS, SUIT_NAMES, SUITS, face, isRed, isRedSuit, percent, spoken } from "./cards.js";
-import { $, cardFace, make, makeSvg, say } from "./dom.js";
+import { $, cardFace, make, makeSvg, say, showPhoto } from "./dom.js";
 import { postForm, postJson } from "./net.js";
 
 const deal = {
@@ -111,11 +111,7 @@ async function advise() {
 }
 
 function showPreview(file) {
-  const url = URL.createObjectURL(file);
-  const img = $("deal-preview");
-  img.onload = () => URL.revokeObjectURL(url);
-  img.onerror = () => { URL.revokeObjectURL(url); $("deal-figure").hidden = true; };
-  img.src = url;
+  showPhoto($("deal-preview"), file, () => { $("deal-figure").hidden = true; });
   $("deal-figure").hidden = false;
   $("deal-hint").hidden = true;
 }

@@ -25,6 +25,18 @@ export function cardFace(card, className = "face") {
   return make("span", className + (isRed(card) ? " red" : ""), face(card));
 }
 
+/** Show the photo `file` in the <img> `img`, its object URL freed once drawn; `failed()` hears a photo
+ * the browser cannot draw (an iPhone's HEIC in Chrome), which the server still reads. */
+export function showPhoto(img, file, failed = () => {}) {
+  const url = URL.createObjectURL(file);
+  img.onload = () => URL.revokeObjectURL(url);
+  img.onerror = () => {
+    URL.revokeObjectURL(url);
+    failed();
+  };
+  img.src = url;
+}
+
 // The kinds of message the stylesheet colours (.status.error, .verdict.correct, .verdict.wrong).
 const KINDS = ["error", "correct", "wrong"];
 

@@ -7,7 +7,7 @@
 import { addScore, keptGame } from "./board.js";
 import { seatFromDealer, sideOf } from "./board-game.js";
 import { face, spoken } from "./cards.js";
-import { $, cardFace, make, makeSvg, say } from "./dom.js";
+import { $, cardFace, make, makeSvg, say, showPhoto } from "./dom.js";
 import { postForm, postJson, RequestError } from "./net.js";
 
 const ROLES = {
@@ -94,10 +94,7 @@ function took(table) {
 // --- drawing ---------------------------------------------------------------------------------------
 
 function showPreview(file) {
-  const url = URL.createObjectURL(file);
-  const img = $("referee-preview");
-  img.addEventListener("load", () => URL.revokeObjectURL(url), { once: true });
-  img.src = url;
+  showPhoto($("referee-preview"), file);
   $("referee-figure").hidden = false;
   $("referee-hint").hidden = true;
 }
