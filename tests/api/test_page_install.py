@@ -5,19 +5,10 @@ opens offline with the game kept while a photo says plainly that it needs the se
 
 import io
 import json
-from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 from PIL import Image
-from support import CHROMIUM, CHROMIUM_ARGS, FakeRecognizer, live_server, show_photo, wait_until
-
-from api.main import create_app
-
-
-@pytest.fixture(scope="module")
-def client():
-    return TestClient(create_app(recognizer=FakeRecognizer()))
+from support import CHROMIUM, CHROMIUM_ARGS, needs_chromium, serving, show_photo, wait_until
 
 
 def test_the_manifest_names_the_app_standalone_with_its_theme(client):
@@ -56,12 +47,10 @@ def test_the_service_worker_is_served_from_the_root_so_it_covers_the_page(client
 def installed(tmp_path_factory):
     """A phone-sized Chromium with a profile of its own (an off-the-record one is never installable),
     on the page with its service worker in control; yields (page, base URL, a photo)."""
-    playwright = pytest.importorskip("playwright.sync_api", reason="playwright (dev extra) is not installed")
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian chromium is not installed (scripts/setup.sh installs it)")
+    playwright = needs_chromium()
     photo = tmp_path_factory.mktemp("photo") / "29.jpg"
     photo.write_bytes(show_photo("5H 5D 5S JC 5C").jpeg)
-    with live_server(create_app(recognizer=FakeRecognizer())) as url, playwright.sync_playwright() as p:
+    with serving() as url, playwright.sync_playwright() as p:
         context = p.chromium.launch_persistent_context(
             str(tmp_path_factory.mktemp("profile")), executable_path=CHROMIUM, args=CHROMIUM_ARGS,
             viewport={"width": 390, "height": 844})
