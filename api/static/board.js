@@ -82,11 +82,10 @@ function renderWinner(table) {
   const el = $("board-winner");
   el.hidden = table.winner < 0;
   if (el.hidden) return;
-  const lost = losers(game, table).map((l) =>
-    `${sideName(game.setup, l.side)} ${l.score}${l.skunk ? ` (${l.skunk})` : ""}`);
-  const skunked = losers(game, table).some((l) => l.skunk);
-  el.textContent = `${sideName(game.setup, table.winner)} wins, ${game.setup.target} to ${lost.join(", ")}` +
-    (skunked ? ". A skunk!" : ".");
+  const lost = losers(game, table);
+  const scores = lost.map((l) => `${sideName(game.setup, l.side)} ${l.score}${l.skunk ? ` (${l.skunk})` : ""}`);
+  el.textContent = `${sideName(game.setup, table.winner)} wins, ${game.setup.target} to ${scores.join(", ")}` +
+    (lost.some((l) => l.skunk) ? ". A skunk!" : ".");
 }
 
 function renderShow(table) {
