@@ -29,7 +29,14 @@ const reasonText = (reasons) => reasons.map((r) => `${r.reason} ${r.points}`).jo
 
 // --- asking the server ---------------------------------------------------------------------------
 
-/** Score `sequence`; kept only if the server finds it a legal play, else its reason is said. */
+/** Whether `start` is `tokens` or the beginning of it. */
+const startsWith = (tokens, start) => start.length <= tokens.length && start.every((t, i) => t === tokens[i]);
+
+/** Score `sequence`; kept only if the server finds it a legal play, else its reason is said. Answers may
+ * come late or out of order when cards are tapped fast: the answer to the last tap is taken, and an
+ * earlier one too while its play still begins the cards tapped and is longer than the one kept (an
+ * undo asks for a shorter play, whose answer is the last); a refused card is taken off with any
+ * tapped on top of it, and the cards before it stay (their answer may still be on its way). */
 async function score(sequence) {
   const asked = ++state.asked;
   state.sequence = sequence;
@@ -42,13 +49,15 @@ async function score(sequence) {
   }
   try {
     const scored = await postJson("/api/peg", { sequence, players: players() });
-    if (asked !== state.asked) return;
-    Object.assign(state, { accepted: sequence, scored, sent: false });
-    status("");
+    const latest = asked === state.asked;
+    if (latest || (startsWith(state.sequence, sequence) && sequence.length > state.accepted.length)) {
+      Object.assign(state, { accepted: sequence, scored, sent: false });
+    }
+    if (latest) status("");
   } catch (err) {
     if (!(err instanceof RequestError)) throw err;
-    if (asked !== state.asked) return;
-    state.sequence = state.accepted;
+    if (!startsWith(state.sequence, sequence)) return;  // undone meanwhile
+    state.sequence = sequence.slice(0, -1);  // and any card tapped on top of the refused one
     status(`${err.message}. Not added.`, "error");
   }
   render();
@@ -104,7 +113,7 @@ function render() {
   markGrid($("peg-pad").firstChild, state.sequence.filter((t) => t !== "go"));
   $("peg-go").disabled = !state.sequence.length;
   $("peg-undo").disabled = !state.sequence.length;
-  $("peg-send").disabled = !state.scored || state.sent || state.sequence !== state.accepted;
+  $("peg-send").disabled = !state.scored || state.sent || state.sequence.length !== state.accepted.length;
 }
 
 // --- to the board ------------------------------------------------------------------------------------
