@@ -24,6 +24,10 @@ class PhotoRecognizer(Protocol):
 
     def recognize_photo(self, photo: Photo, expected: Expected | None = None) -> Detections: ...
 
+    def configured(self, config: RecognizerConfig) -> PhotoRecognizer:
+        """The same models read with other settings (a whole table's)."""
+        ...
+
 
 @dataclass(frozen=True)
 class LoadedRecognizer:

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -109,6 +109,11 @@ class FakeRecognizer:
     def add(self, photo: DrawnPhoto) -> DrawnPhoto:
         self.scenes[photo.size] = photo.detections
         return photo
+
+    def configured(self, config: RecognizerConfig) -> FakeRecognizer:
+        """The same photos read with other settings (a whole table's), as the real recognizer's models
+        are shared: the scenes and what each call was told are kept in one place."""
+        return replace(self, config=config)
 
     def recognize_photo(self, photo: Photo, expected: Expected | None = None) -> Detections:
         self.calls += 1

@@ -42,11 +42,8 @@ class TableReading:
 
 def table_reader(recognizer: Recognizer | None = None) -> Recognizer:
     """``recognizer``'s models (default: the shipped ones, loaded once) with the table's settings;
-    a caller that decodes the photo itself decodes it at ``.config.min_long_side``. A recognizer
-    that cannot be configured (a test's double) reads as it is."""
+    a caller that decodes the photo itself decodes it at ``.config.min_long_side``."""
     recognizer = recognizer or default_recognizer()
-    if not hasattr(recognizer, "configured"):
-        return recognizer
     return recognizer.configured(for_the_table(recognizer.config))
 
 
@@ -141,9 +138,7 @@ def in_doubt(cards: Detections, number: int) -> bool:
 
 def closer_reader(reader: Recognizer) -> Recognizer:
     """``reader``'s models as the closer look reads: the photo at full size, the detector seeing it at
-    :data:`CLOSER_DETECTOR_PX` (a reader that cannot be configured, a test's double, as it is)."""
-    if not hasattr(reader, "configured"):
-        return reader
+    :data:`CLOSER_DETECTOR_PX`."""
     return reader.configured(replace(reader.config, large_photo_detector_size=CLOSER_DETECTOR_PX))
 
 

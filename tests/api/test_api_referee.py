@@ -6,7 +6,7 @@ the dealer's hand at the bottom (the photo taken from the dealer's seat), the st
 right. The recognizer double answers with the drawn cards, keyed by the photo's size.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import pytest
 from fastapi.testclient import TestClient
@@ -189,9 +189,6 @@ TABLE_DECODE = for_the_table(RecognizerConfig()).min_long_side
 class SeesTablesFinely(FakeRecognizer):
     """Sees the drawn cards only when set to the table's settings (decoded at the table's finer size),
     as the shipped models miss a table's small indices at a hand's settings."""
-
-    def configured(self, config: RecognizerConfig) -> "SeesTablesFinely":
-        return replace(self, config=config)
 
     def recognize_photo(self, photo: Photo, expected: Expected | None = None) -> Detections:
         if self.config.min_long_side < TABLE_DECODE:
