@@ -262,13 +262,19 @@ function sendToBoard() {
   if (game.setup.players !== table.players) {
     return tell(`The board keeps a game of ${game.setup.players}; this table has ${table.players} players.`, "error");
   }
+  // Pegged as a pegboard is: his heels first, then each ruling in the order of the show, so no one
+  // peg is more than a show holds (a dealer's hand and crib together may pass 29).
+  const pegs = [
+    ...(table.his_heels ? [["dealer", table.his_heels, "his heels"]] : []),
+    ...table.rulings.flatMap((r) => r.pegs.map(([side, points]) => [side, points, NAMES[r.role] || r.role])),
+  ];
   // addScore() says a refused peg (the game won, more than 29 points) on the Board and answers false.
-  for (const [side, points] of table.pegs) {
-    if (points > 0 && !addScore(boardSide(game, side), points, `the show (referee): ${NAMES[side] || side}`)) {
+  for (const [side, points, what] of pegs) {
+    if (points > 0 && !addScore(boardSide(game, side), points, `the show (referee): ${what}`)) {
       return tell(`${$("board-status").textContent} Open the Board to see where it stands.`, "error");
     }
   }
-  const back = table.pegs.filter(([, points]) => points < 0);
+  const back = pegs.filter(([, points]) => points < 0);
   return tell(back.length ? "Pegged. Points backward are moved on the Board by hand." : "Pegged on the Board.",
     "correct");
 }

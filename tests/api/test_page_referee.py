@@ -26,8 +26,18 @@ def photo(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def server(photo):
-    with serving(photo[0]) as url:
+def big_show(tmp_path_factory):
+    """The dealer's 29 and a crib of 24 beside it: 53 for the dealer's side, more than one show holds."""
+    drawn = table_photo(pone="AH 2D 3C 7S", dealer="5H 5D 5S JC", crib="4H 4D 6S 6C", starter="5C",
+                        size=(2400, 1760))
+    path = tmp_path_factory.mktemp("big") / "big.jpg"
+    path.write_bytes(drawn.jpeg)
+    return drawn, path
+
+
+@pytest.fixture(scope="module")
+def server(photo, big_show):
+    with serving(photo[0], big_show[0]) as url:
         yield url
 
 
@@ -96,4 +106,17 @@ def test_a_card_moved_to_another_group_is_ruled_again_and_says_what_to_fix(brows
     wait_until(page, """() => !document.querySelector('#referee-status').classList.contains('error')
         && [...document.querySelectorAll('#referee-groups .total')].every((t) => t.textContent !== '?')""")
     assert group_rows(page) == [("pone", "5"), ("dealer", "9"), ("crib", "6")]
+    assert errors == []
+
+
+def test_a_dealers_hand_and_crib_past_29_together_are_pegged_one_show_at_a_time(browser, server, big_show):
+    page, errors = opened(browser, server, 390, 844)
+    read_table(page, big_show[1])
+    assert group_rows(page) == [("pone", "7"), ("dealer", "29"), ("crib", "24")]
+    page.click("#referee-rule")
+    page.wait_for_selector("#referee-rulings li")
+    page.click("#referee-send")
+    assert page.inner_text("#referee-sent") == "Pegged on the Board."
+    page.goto(server + "/#board")
+    assert "53" in page.inner_text("#board-sides")
     assert errors == []
