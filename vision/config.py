@@ -94,10 +94,19 @@ class RecognizerConfig:
     """Reading a show, a card short of the line makes up the number when it reads at least this."""
 
 
+TABLE_FILL_FLOOR = 0.5
+"""Reading a whole table, a card short of the line makes up the table's number when it is likelier than
+not: a table names its number of cards (13-21), so a card read at 0.5-0.65 (small clubs, mostly) is
+likelier the one missing than nothing; it is marked to check
+(docs/experiments/54-the-surest-whole-table.md)."""
+
+
 def for_the_table(config: RecognizerConfig) -> RecognizerConfig:
     """``config`` for a whole-table photo (13-21 cards at the show, :mod:`vision.table_read`): a 12 MP
     photo decoded at half its size, not a quarter, and shown to the detector at 1024 px, not 608, so
     that its smaller indices are found and read; one whose indices are still small is read again at
-    full size (``fine_long_side``). A one-hand photo is read as ever: these settings are used only
-    where the player said the photo holds the table (docs/experiments/51-whole-table.md)."""
-    return replace(config, min_long_side=2000, fine_long_side=4000, large_photo_detector_size=1024)
+    full size (``fine_long_side``); a card short of the line makes up the number from
+    :data:`TABLE_FILL_FLOOR`. A one-hand photo is read as ever: these settings are used only where the
+    player said the photo holds the table (docs/experiments/51-whole-table.md)."""
+    return replace(config, min_long_side=2000, fine_long_side=4000, large_photo_detector_size=1024,
+                   show_fill_floor=TABLE_FILL_FLOOR)

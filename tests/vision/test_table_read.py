@@ -16,6 +16,7 @@ from vision.table_read import (
     least_sure_aside,
     placed_by_indices,
     read_table,
+    surest_whole,
     table_cards,
     table_reader,
 )
@@ -118,3 +119,20 @@ def test_a_card_read_in_both_looks_is_kept_once_as_the_closer_look_read_it():
     closer = _cards(("9C", 0.99, [_index(302, 0)]))
     both = combined(closer, coarse)
     assert [str(c) for c in both.cards] == ["9C"] and both.confidence[0] == pytest.approx(0.99)
+
+
+def test_the_tables_reading_makes_up_its_number_from_a_card_likelier_than_not():
+    assert for_the_table(RecognizerConfig()).show_fill_floor == 0.5 < RecognizerConfig().show_fill_floor
+
+
+def test_of_readings_holding_the_tables_number_the_likeliest_is_kept():
+    split = _cards(("2S", 0.67, [_index(0, 0)]), ("2C", 0.72, [_index(300, 200)]))
+    whole = _cards(("2C", 0.99, [_index(0, 0), _index(300, 200)]), ("AC", 0.64, [_index(600, 0)]))
+    assert surest_whole([split, whole], 2) is whole
+
+
+def test_a_reading_short_of_the_tables_number_is_never_the_surest_whole():
+    short = _cards(("2C", 0.99, [_index(0, 0)]))
+    whole = _cards(("2C", 0.6, [_index(0, 0)]), ("AC", 0.55, [_index(600, 0)]))
+    assert surest_whole([short, whole], 2) is whole
+    assert surest_whole([short], 2) is None
