@@ -43,8 +43,9 @@ sys.path.insert(0, str(ROOT))
 
 from api.main import create_app  # noqa: E402
 from api.settings import Settings  # noqa: E402
+from benchmarks.figures import percentile  # noqa: E402
 from benchmarks.loadgen import free_port, health_under_uploads, run_level, serve  # noqa: E402
-from benchmarks.vision import make_12mp_jpeg, percentile  # noqa: E402
+from benchmarks.vision import make_12mp_jpeg  # noqa: E402
 from vision.config import MODELS_DIR  # noqa: E402
 from vision.decode import decode_photo  # noqa: E402
 from vision.pipeline import Recognizer  # noqa: E402

@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from benchmarks.figures import percentile
 from scorer.cards import FULL_DECK
 from scorer.discard import advise, dealt_size
 from scorer.opponent import load_model
@@ -22,10 +23,6 @@ from scorer.opponent import load_model
 TARGET_S = 0.3
 """Issue 71: a whole two-player ranking with the exact crib in at most 0.3 s on this machine."""
 
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def time_rankings(players: int, seat: str, deals: int, seed: int) -> list[float]:
@@ -53,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for players in args.players:
         for seat in ("dealer", "pone"):
             seconds = time_rankings(players, seat, args.deals, args.seed)
-            median, p90 = _percentile(seconds, 0.5), _percentile(seconds, 0.9)
+            median, p90 = percentile(seconds, 0.5), percentile(seconds, 0.9)
             verdict = "within" if median <= TARGET_S else "OVER"
             print(f"{players} players, {seat:<6}: {len(seconds)} deals, median {median:.4f} s, "
                   f"p90 {p90:.4f} s, max {max(seconds):.4f} s ({verdict} the {TARGET_S} s target)")

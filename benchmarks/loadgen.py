@@ -22,14 +22,10 @@ from pathlib import Path
 import httpx
 import psutil
 
+from benchmarks.figures import percentile
+
 ROOT = Path(__file__).resolve().parent.parent
 
-
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    s = sorted(values)
-    return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
 @dataclass
@@ -158,10 +154,10 @@ class Level:
         return len(self.ok_ms) / self.seconds if self.seconds else 0.0
 
     def ok(self, q: float) -> float:
-        return _percentile(self.ok_ms, q)
+        return percentile(self.ok_ms, q)
 
     def health(self, q: float) -> float:
-        return _percentile(self.health_ms, q)
+        return percentile(self.health_ms, q)
 
 
 def _probe_health(base: str, ready, stop, out) -> None:
@@ -292,6 +288,6 @@ def health_under_uploads(server: Server, photo: bytes, uploads: int = 60) -> Hea
         th.join()
     shared.close()
     health = prober.stop()
-    return HealthUnderUploads(dict(sorted(statuses.items())), _percentile(health, 0.5),
-                              _percentile(health, 0.99), max(health, default=float("nan")), len(health),
+    return HealthUnderUploads(dict(sorted(statuses.items())), percentile(health, 0.5),
+                              percentile(health, 0.99), max(health, default=float("nan")), len(health),
                               server.peak_mb)

@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from benchmarks.figures import percentile
 from vision.config import MODELS_DIR, RecognizerConfig
 from vision.decode import LOCAL, ImageError, decode_photo
 from vision.detections import Detections
@@ -61,9 +62,6 @@ def looks_taken(recognizer: Recognizer, data: bytes) -> int:
             return looks + len(recognizer.second_looks_for(image, cards, photo.scale))
         photo = photo.finer()
 
-
-def percentile(values: list[float], q: float) -> float:
-    return sorted(values)[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
 def time_photo(recognizer: Recognizer, data: bytes,

@@ -51,3 +51,11 @@ def test_a_photo_read_again_decoded_finer_counts_that_look():
 
     far = afar_jpeg(Path("sample_images/row-on-a-wood-table.jpg"), 0.27)  # indices too small at a quarter
     assert looks_taken(Recognizer(MODELS_DIR), far) >= 2
+
+
+def test_a_latency_percentile_is_one_of_the_times_measured_and_none_is_nan():
+    from benchmarks.figures import percentile
+
+    times = [30.0, 10.0, 20.0, 40.0, 50.0]
+    assert (percentile(times, 0.5), percentile(times, 0.9), percentile(times, 0.0)) == (30.0, 50.0, 10.0)
+    assert np.isnan(percentile([], 0.99))
