@@ -97,8 +97,8 @@ class _BoundedConnection(h11.Connection):
     """h11's connection that also refuses a long URL or too many headers, and remembers why it refused
     a request so that the answer can say so."""
 
-    def __init__(self, limits: HttpLimits) -> None:
-        super().__init__(h11.SERVER, max_incomplete_event_size=limits.max_head_bytes)
+    def __init__(self, limits: HttpLimits, max_head_bytes: int) -> None:
+        super().__init__(h11.SERVER, max_incomplete_event_size=max_head_bytes)
         self.limits = limits
         self.refusal: h11.RemoteProtocolError | None = None
 
@@ -137,7 +137,8 @@ class BoundedH11Protocol(H11Protocol):
     def __init__(self, config: ServerConfig, *args: Any, **kwargs: Any) -> None:
         super().__init__(config, *args, **kwargs)
         self.limits = config.http_limits
-        self.conn = _BoundedConnection(self.limits)
+        # uvicorn's own connection, made again to refuse more; its head limit is the config's
+        self.conn = _BoundedConnection(self.limits, config.h11_max_incomplete_event_size)
         self.head_timer: asyncio.TimerHandle | None = None
         self.linger_timer: asyncio.TimerHandle | None = None
 
