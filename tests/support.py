@@ -8,6 +8,7 @@ and is handed to ``create_app(recognizer=...)``: the shipped code has no fakes.
 
 from __future__ import annotations
 
+import select
 import socket
 import threading
 import time
@@ -267,3 +268,24 @@ def real_models_reason() -> str | None:
     if not load_samples():
         return "sample_images/cards.csv (file,cards,starter,crib,total) is not there yet"
     return None
+
+
+STALL_HEAD = (b"--stall\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\n"
+              b"Content-Type: image/jpeg\r\n\r\n")
+
+
+def stalled_upload(url: str, declared: int, sent: int) -> socket.socket:
+    """A client that says it sends ``declared`` bytes of body to /api/count, sends ``sent`` of them (the
+    form's head first, then photo bytes) and waits."""
+    host, port = url.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)))
+    sock.sendall(f"POST /api/count HTTP/1.1\r\nHost: {host}\r\nContent-Length: {declared}\r\n"
+                 f"Content-Type: multipart/form-data; boundary=stall\r\n\r\n".encode() + STALL_HEAD)
+    sock.sendall(b"\xff" * (sent - len(STALL_HEAD)))
+    return sock
+
+
+def still_waiting(sock: socket.socket) -> bool:
+    """True while the server has neither answered nor closed ``sock``: nothing to read on it yet."""
+    readable, _, _ = select.select([sock], [], [], 0)
+    return not readable

@@ -3,7 +3,6 @@ uploads past the memory budget for uploads in progress are told busy at once."""
 
 import http.client
 import json
-import select
 import socket
 import time
 
@@ -11,7 +10,15 @@ import cv2
 import httpx
 import numpy as np
 import pytest
-from support import FakeRecognizer, as_heic, live_server, show_photo, spread_photo
+from support import (
+    FakeRecognizer,
+    as_heic,
+    live_server,
+    show_photo,
+    spread_photo,
+    stalled_upload,
+    still_waiting,
+)
 
 from api.main import create_app
 from api.settings import Settings
@@ -122,20 +129,6 @@ def test_an_iphone_heic_photo_counts_as_its_jpeg_does(server):
     assert res.json()["show"]["total"] == 29
 
 
-STALL_HEAD = (b"--stall\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\n"
-              b"Content-Type: image/jpeg\r\n\r\n")
-
-
-def stalled_upload(url: str, declared: int, sent: int) -> socket.socket:
-    """A client that says it sends ``declared`` bytes of body, sends ``sent`` of them and waits."""
-    host, port = url.removeprefix("http://").split(":")
-    sock = socket.create_connection((host, int(port)))
-    sock.sendall(f"POST /api/count HTTP/1.1\r\nHost: {host}\r\nContent-Length: {declared}\r\n"
-                 f"Content-Type: multipart/form-data; boundary=stall\r\n\r\n".encode() + STALL_HEAD)
-    sock.sendall(b"\xff" * (sent - len(STALL_HEAD)))
-    return sock
-
-
 def read_answer(sock: socket.socket) -> tuple[int, str | None, str]:
     """(status, Retry-After, detail) of the answer on ``sock``, which is then closed."""
     sock.settimeout(60)
@@ -144,11 +137,6 @@ def read_answer(sock: socket.socket) -> tuple[int, str | None, str]:
     answer = res.status, res.getheader("retry-after"), json.loads(res.read())["detail"]
     sock.close()
     return answer
-
-
-def still_waiting(sock: socket.socket) -> bool:
-    """True while the server has neither answered nor closed ``sock``."""
-    return not select.select([sock], [], [], 0)[0]
 
 
 def wait_for(condition, what: str) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import select
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -19,7 +18,7 @@ import httpx
 import psutil
 import pytest
 from bombs import HOSTILE, GreedyRecognizer, SlowRecognizer
-from support import FakeRecognizer, live_server, show_photo
+from support import FakeRecognizer, live_server, show_photo, stalled_upload, still_waiting
 
 from api.main import create_app
 from api.settings import Settings
@@ -100,19 +99,6 @@ def test_a_photo_that_eats_memory_is_refused_at_the_worker_memory_limit():
         assert res.status_code == 422 and "more than the 200 MB a photo may use" in res.json()["detail"]
 
 
-def stalled_upload(base: str, declared: int, sent: int) -> socket.socket:
-    """A client that says it sends ``declared`` bytes of photo, sends ``sent`` and then waits."""
-    host, port = base.removeprefix("http://").split(":")
-    sock = socket.create_connection((host, int(port)))
-    boundary = "stall"
-    head = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\n"
-            f"Content-Type: image/jpeg\r\n\r\n").encode()
-    sock.sendall(f"POST /api/count HTTP/1.1\r\nHost: {host}\r\nContent-Length: {declared}\r\n"
-                 f"Content-Type: multipart/form-data; boundary={boundary}\r\n\r\n".encode() + head)
-    sock.sendall(b"\xff" * sent)
-    return sock
-
-
 def answer(sock: socket.socket, timeout_s: float) -> int:
     sock.settimeout(timeout_s)
     data = b""
@@ -127,12 +113,6 @@ def answer(sock: socket.socket, timeout_s: float) -> int:
     sock.close()
     match = re.match(rb"HTTP/1.1 (\d+)", data)
     return int(match.group(1)) if match else 0
-
-
-def still_waiting(sock: socket.socket) -> bool:
-    """True while the server has neither answered nor closed ``sock``: nothing to read on it yet."""
-    readable, _, _ = select.select([sock], [], [], 0)
-    return not readable
 
 
 def test_stalled_uploads_hold_no_photo_place_and_are_dropped_408_after_the_read_timeout():
