@@ -98,7 +98,7 @@ TABLE_FILL_FLOOR = 0.5
 """Reading a whole table, a card short of the line makes up the table's number when it is likelier than
 not: a table names its number of cards (13-21), so a card read at 0.5-0.65 (small clubs, mostly) is
 likelier the one missing than nothing; it is marked to check
-(docs/experiments/54-the-surest-whole-table.md)."""
+(docs/experiments/54-a-table-makes-up-its-number.md)."""
 
 
 def for_the_table(config: RecognizerConfig) -> RecognizerConfig:

@@ -24,8 +24,7 @@ from vision.table import TableLayout, find_groups, table_cards
 
 __all__ = [
     "CLOSER_DETECTOR_PX", "TableReading", "as_table", "closer_reader", "combined", "in_doubt",
-    "least_sure_aside", "read_table", "read_table_cards", "read_table_photo", "surest_whole", "table_cards",
-    "table_reader",
+    "least_sure_aside", "read_table", "read_table_cards", "read_table_photo", "table_cards", "table_reader",
 ]
 
 
@@ -165,36 +164,19 @@ def combined(closer: Detections, coarse: Detections) -> Detections:
     return both[np.argsort(both.xyxy[:, 0], kind="stable")] if len(both) else both
 
 
-def surest_whole(readings: list[Detections], number: int) -> Detections | None:
-    """Of ``readings`` of one table (each as the table holds it, :func:`as_table`), the likeliest of
-    those holding the table's ``number`` of cards: the highest sum of its cards' log confidences (each
-    card is read on its own, so that is the reading's likelihood); the first of equals. ``None``:
-    none holds the number. Neither look is always better: the closer one can split a card's two
-    corners into two cards, or lose a card the first look read whole
-    (docs/experiments/54-the-surest-whole-table.md)."""
-    whole = [r for r in readings if len(r) == number]
-    if not whole:
-        return None
-    likelihood = [float(np.log(np.clip(r.confidence, 1e-6, 1.0)).sum()) for r in whole]
-    return whole[int(np.argmax(likelihood))]
-
-
 def read_table_cards(photo: Photo, players: int, *, five_card: bool = False,
                      reader: Recognizer | None = None) -> Detections:
     """The cards of a decoded whole-table photo, read by ``reader`` (a :func:`table_reader`) told the
     table's number, so that cards short of the line make up a number short (:func:`as_table`). A
-    reading :func:`in_doubt` is read again closer, at full size (:func:`closer_reader`); of the two
-    readings and the two :func:`combined`, the :func:`surest_whole` is kept, else the combined one
-    (short or over, for the layout to refuse)."""
+    reading :func:`in_doubt` is read again closer, at full size (:func:`closer_reader`), and the two
+    readings :func:`combined`."""
     reader = reader or table_reader()
     number = table_cards(players, five_card=five_card)
-    first = as_table(reader.recognize_photo(photo, Expected(number)), players, five_card=five_card)
-    if photo.finer is None or not in_doubt(first, number):
-        return first
+    cards = as_table(reader.recognize_photo(photo, Expected(number)), players, five_card=five_card)
+    if photo.finer is None or not in_doubt(cards, number):
+        return cards
     closer = closer_reader(reader).recognize_photo(photo.finer(), Expected(number))
-    both = as_table(combined(closer, first), players, five_card=five_card)
-    chosen = surest_whole([both, as_table(closer, players, five_card=five_card), first], number)
-    return both if chosen is None else chosen
+    return as_table(combined(closer, cards), players, five_card=five_card)
 
 
 def read_table_photo(photo: Photo, players: int, *, five_card: bool = False,

@@ -8,7 +8,8 @@ import pytest
 from scorer.cards import Card
 from training.synth.table_scene import TablePlan, render_table
 from vision.config import RecognizerConfig, for_the_table
-from vision.detections import Detections
+from vision.detections import Detections, Expected
+from vision.merge import merge_indices
 from vision.pipeline import default_recognizer
 from vision.table_read import (
     combined,
@@ -16,7 +17,6 @@ from vision.table_read import (
     least_sure_aside,
     placed_by_indices,
     read_table,
-    surest_whole,
     table_cards,
     table_reader,
 )
@@ -121,18 +121,16 @@ def test_a_card_read_in_both_looks_is_kept_once_as_the_closer_look_read_it():
     assert [str(c) for c in both.cards] == ["9C"] and both.confidence[0] == pytest.approx(0.99)
 
 
-def test_the_tables_reading_makes_up_its_number_from_a_card_likelier_than_not():
-    assert for_the_table(RecognizerConfig()).show_fill_floor == 0.5 < RecognizerConfig().show_fill_floor
+def test_a_table_short_of_its_number_takes_a_card_likelier_than_not_where_a_hand_would_not():
+    hand, table = RecognizerConfig(), for_the_table(RecognizerConfig())
+    classes = [Card.parse(c) for c in ("5H", "AC")] + [None]
+    readings = np.array([[0.99, 0, 0.01], [0, 0.6, 0.4]], np.float32)  # a small ace of clubs, read 60:40
+    boxes = Detections(xyxy=[[0, 0, 20, 40], [300, 0, 320, 40]], confidence=[0.9, 0.9])
 
+    def read(cfg: RecognizerConfig) -> list[str]:
+        found = merge_indices(boxes, readings, classes, cfg.card_confidence, cfg.sure_index_confidence,
+                              cfg.nest_cover, Expected(2), cfg.show_fill_floor)
+        return [str(c) for c in found.cards]
 
-def test_of_readings_holding_the_tables_number_the_likeliest_is_kept():
-    split = _cards(("2S", 0.67, [_index(0, 0)]), ("2C", 0.72, [_index(300, 200)]))
-    whole = _cards(("2C", 0.99, [_index(0, 0), _index(300, 200)]), ("AC", 0.64, [_index(600, 0)]))
-    assert surest_whole([split, whole], 2) is whole
+    assert read(hand) == ["5H"] and read(table) == ["5H", "AC"]
 
-
-def test_a_reading_short_of_the_tables_number_is_never_the_surest_whole():
-    short = _cards(("2C", 0.99, [_index(0, 0)]))
-    whole = _cards(("2C", 0.6, [_index(0, 0)]), ("AC", 0.55, [_index(600, 0)]))
-    assert surest_whole([short, whole], 2) is whole
-    assert surest_whole([short], 2) is None
