@@ -13,6 +13,7 @@ from fastapi import Depends, HTTPException, Request, UploadFile, status
 
 from api.recognizer import LoadedRecognizer
 from api.workers import Holds, ModelsNotLoaded, PhotoReader, PhotoReading, WorkerLost
+from scorer.typed import whole_number
 from vision.decode import MAX_BYTES, ImageError, UnsupportedImage, screen_photo
 
 
@@ -67,13 +68,13 @@ ReaderDep = Annotated[PhotoReader, Depends(get_reader)]
 def form_number(value: object, name: str, *, default: int, allowed: tuple[int, ...]) -> int:
     """A number from a form field (blank: ``default``), one of ``allowed``, else a 422 naming the field.
 
-    Strict: ASCII digits only, a few of them. ``str.isdigit`` takes ``²`` (which ``int`` refuses: a 500
-    and a traceback) and ``٣`` (which ``int`` reads as 3), and a 5,000-digit ``int`` raises."""
+    Typed strictly (:func:`scorer.typed.whole_number`): ``²``, ``٣`` or 5,000 digits are refused here."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return default
     text = value.strip() if isinstance(value, str) else ""
-    if text.isascii() and text.isdigit() and len(text) <= 6 and int(text) in allowed:
-        return int(text)
+    number = whole_number(text)
+    if number is not None and number in allowed:
+        return number
     shown = repr(text) if len(text) <= 12 else f"{text[:12]!r}... ({len(text)} characters)"
     expected = ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}"
     raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,

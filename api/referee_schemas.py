@@ -47,6 +47,7 @@ from scorer.referee import (
     show_order,
     side_of,
 )
+from scorer.typed import whole_number
 from vision.detections import Detections
 from vision.table import RoleSuggestion, TableLayout, find_groups, group_sizes, move_card, suggest_roles
 
@@ -107,11 +108,11 @@ def _pair(text: str, what: str, shape: str) -> tuple[str, str]:
 
 
 def _whole(text: str, what: str, low: int, high: int) -> int:
-    """ASCII digits only: ``str.isdigit`` takes ``²`` (which ``int`` refuses) and ``٣`` (read as 3)."""
-    plain = text.isascii() and text.isdigit() and len(text) <= _DIGITS
-    if not plain or not low <= int(text) <= high:
+    """A whole number from ``low`` to ``high``, typed strictly (:func:`scorer.typed.whole_number`)."""
+    number = whole_number(text)
+    if number is None or not low <= number <= high:
         raise RefereeInputError(f"{what}: a whole number from {low} to {high}, got {_shown(text)}")
-    return int(text)
+    return number
 
 
 def _claimed(text: str) -> int:

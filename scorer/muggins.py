@@ -29,6 +29,7 @@ from typing import Literal
 
 from scorer.cards import Card
 from scorer.show import ScoreItem, Show, score_show
+from scorer.typed import whole_number
 
 __all__ = ["MAX_CLAIM", "ClaimVerdict", "InvalidClaimError", "Verdict", "check_claim", "parse_claim"]
 
@@ -72,11 +73,8 @@ def parse_claim(text: str | int) -> int:
     ...
     scorer.muggins.InvalidClaimError: a claim is a whole number from 0 to 29, got 'abc'
     """
-    digits = text.strip() if isinstance(text, str) else ""
-    # A few digits at most: int() of thousands refuses with Python's own words, not ours.
-    if digits.isascii() and digits.isdigit() and len(digits.lstrip("0")) <= 6:
-        return _checked(int(digits), text)
-    return _checked(text, text)
+    number = whole_number(text)
+    return _checked(text if number is None else number, text)
 
 
 def _checked(claimed: object, shown: object) -> int:

@@ -10,6 +10,7 @@ from pathlib import Path
 from api.commands import lan
 from api.commands.base import CliError, command
 from api.commands.photo import MODELS_HELP
+from scorer.typed import whole_number
 
 
 @command
@@ -34,16 +35,18 @@ def _register_serve(sub: argparse._SubParsersAction) -> None:
 
 def _workers(text: str) -> int:
     """``"2"`` -> 2 server processes; refused here with the range, not by uvicorn."""
-    if not text.isdigit() or not 1 <= int(text) <= 64:
+    number = whole_number(text)
+    if number is None or not 1 <= number <= 64:
         raise argparse.ArgumentTypeError(f"a number of processes from 1 to 64, got {text!r}")
-    return int(text)
+    return number
 
 
 def _port(text: str) -> int:
     """``"8000"`` -> 8000; anything but a TCP port is refused here, not by the socket's traceback."""
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
+    number = whole_number(text)
+    if number is None or not 1 <= number <= 65535:
         raise argparse.ArgumentTypeError(f"a port is a whole number from 1 to 65535, got {text!r}")
-    return int(text)
+    return number
 
 
 def _run_serve(args: argparse.Namespace) -> int:
