@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import ipaddress
+import os
 import socket
 
 import segno
@@ -40,19 +41,45 @@ def page_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
-def qr_text(url: str) -> str:
+HALF_BLOCK = "\u2580"
+"""The upper half block: its foreground is a code's upper module, its background the one below."""
+INK = {True: (30, 40), False: (97, 107)}
+"""ANSI (foreground, background) colour of a dark and of a light module: black and bright white,
+set explicitly so that the code reads the same on a light terminal as on a dark one."""
+
+
+def qr_text(url: str, *, colour: bool = False) -> str:
     """The QR code of ``url`` as lines of Unicode half blocks, two modules a character, for a terminal.
 
-    A block is a light module, a blank a dark one: right on the dark background most terminals have.
-    Medium error correction lets the camera read it through a screen's glare; the quiet zone is the
+    With ``colour``, each character draws its two modules in explicit ANSI black and white, right on
+    any terminal's background. Without (the output is a file, or ``NO_COLOR`` is set), segno's plain
+    half blocks: a block is a light module, a blank a dark one, right on a dark background. Medium
+    error correction lets the camera read it through a screen's glare; the quiet zone is the
     standard four modules."""
-    out = io.StringIO()
-    segno.make(url, error="m", micro=False).terminal(out=out, compact=True, border=4)
-    return out.getvalue()
+    code = segno.make(url, error="m", micro=False)
+    if not colour:
+        out = io.StringIO()
+        code.terminal(out=out, compact=True, border=4)
+        return out.getvalue()
+    rows = [[bool(m) for m in row] for row in code.matrix_iter(scale=1, border=4)]
+    if len(rows) % 2:
+        rows.append([False] * len(rows[0]))  # the last row's lower half: more quiet zone
+    lines = []
+    for upper, lower in zip(rows[0::2], rows[1::2], strict=True):
+        cells = (f"\033[{INK[top][0]};{INK[bottom][1]}m{HALF_BLOCK}"
+                 for top, bottom in zip(upper, lower, strict=True))
+        lines.append("".join(cells) + "\033[0m")
+    return "\n".join(lines) + "\n"
 
 
-def invitation(host: str, port: int) -> str:
-    """What `serve --lan` prints before the server starts: where to go, and the code to get there."""
+def invitation(host: str, port: int, *, colour: bool = False) -> str:
+    """What `serve --lan` prints before the server starts: where to go, and the code to get there
+    (in colour for a terminal, :func:`qr_text`)."""
     url = page_url(host, port)
     return (f"On a phone on the same Wi-Fi, open {url}\nor point its camera at this code:\n\n"
-            f"{qr_text(url)}\n")
+            f"{qr_text(url, colour=colour)}\n")
+
+
+def wants_colour(stream: object) -> bool:
+    """Whether ``stream`` is a terminal that takes colour: a TTY, and ``NO_COLOR`` unset (no-color.org)."""
+    return bool(getattr(stream, "isatty", lambda: False)()) and not os.environ.get("NO_COLOR")

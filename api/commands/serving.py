@@ -71,7 +71,7 @@ def _run_serve(args: argparse.Namespace) -> int:
         os.environ["CRIBCOUNT_MODELS"] = str(Path(args.models).resolve())
     os.environ["CRIBCOUNT_SERVER_PROCESSES"] = str(args.workers)
     if args.lan:  # once the address is known to be free, before uvicorn's log
-        print(lan.invitation(args.host, args.port), flush=True)
+        print(lan.invitation(args.host, args.port, colour=lan.wants_colour(sys.stdout)), flush=True)
     serve("api.main:create_app", args.host, args.port, args.workers, Settings.from_env())
     return 0
 

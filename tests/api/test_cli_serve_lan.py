@@ -1,6 +1,7 @@
 """`cribcount serve --lan`: it listens on the machine's LAN address and prints the page's URL and a QR
 code that a phone's camera reads as that URL; a machine on no network is one line and exit 2."""
 
+import io
 import re
 import socket
 
@@ -34,6 +35,22 @@ def decoded(text: str) -> str:
     return found
 
 
+COLOURED = re.compile(r"\x1b\[(\d+);(\d+)m\u2580")
+
+
+def painted_code(text: str, page: int) -> np.ndarray:
+    """The coloured code's lines back to a grey image on a terminal whose page is ``page`` (0 dark,
+    255 light): each half block's foreground is its upper module, its background the lower one."""
+    rows = []
+    for line in text.splitlines():
+        cells = [(int(fg), int(bg)) for fg, bg in COLOURED.findall(line)]
+        if cells:
+            rows.append([255 if fg == 97 else 0 for fg, _ in cells])
+            rows.append([255 if bg == 107 else 0 for _, bg in cells])
+    framed = np.pad(np.array(rows, dtype=np.uint8), 4, constant_values=page)
+    return cv2.resize(framed, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
+
+
 def free_port() -> int:
     with socket.create_server(("127.0.0.1", 0)) as probe:
         return probe.getsockname()[1]
@@ -54,6 +71,24 @@ def served(monkeypatch):
 def test_the_printed_code_reads_as_the_url_it_encodes():
     url = "http://192.168.1.20:8000/"
     assert decoded(qr_text(url)) == url
+
+
+def test_the_coloured_code_reads_alike_on_a_light_terminal_and_a_dark_one():
+    url = "http://192.168.1.20:8000/"
+    for page in (0, 255):
+        found, _, _ = cv2.QRCodeDetector().detectAndDecode(painted_code(qr_text(url, colour=True), page))
+        assert found == url, f"page {page}"
+
+
+def test_colour_goes_to_a_terminal_only_and_never_when_no_color_is_set(monkeypatch):
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert api.commands.lan.wants_colour(Terminal()) and not api.commands.lan.wants_colour(io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not api.commands.lan.wants_colour(Terminal())
 
 
 def test_lan_listens_on_the_lan_address_and_prints_its_url_and_a_code_for_it(monkeypatch, served, capsys):
