@@ -283,7 +283,9 @@ def test_openapi_describes_every_route_and_field(client):
 def test_the_page_is_served_at_the_root(client):
     res = client.get("/")
     assert res.status_code == 200 and res.headers["content-type"].startswith("text/html")
-    assert 'accept="image/*"' in res.text and 'capture="environment"' in res.text
+    # No `capture`: the phone offers its camera and its saved photos (a photo taken before the
+    # dispute, or a camera the browser may not use), as each input's label says.
+    assert 'accept="image/*"' in res.text and "capture=" not in res.text
     assert client.get("/static/app.js").status_code == 200
     assert client.get("/static/app.css").status_code == 200
 
