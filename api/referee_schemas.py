@@ -58,9 +58,6 @@ MAX_ENTRIES = 8
 GAMES = (121, 61)
 MAX_BOX_PX = 100_000
 """No photo the service reads is wider or taller (50 megapixels, 120 on the command line)."""
-_DIGITS = 6
-"""More digits than any number a table uses: a longer one is refused before ``int`` (which refuses
-over 4,300 digits with a message about Python, not the game)."""
 
 
 class RefereeInputError(ValueError):
@@ -115,13 +112,6 @@ def _whole(text: str, what: str, low: int, high: int) -> int:
     return number
 
 
-def _claimed(text: str) -> int:
-    """A claimed total, 0..29, in :func:`scorer.muggins.parse_claim`'s words."""
-    if len(text.strip()) > _DIGITS:
-        raise RefereeInputError(f"a claim is a whole number from 0 to {MAX_CLAIM}, got {_shown(text)}")
-    return parse_claim(text)
-
-
 def parse_players(text: str) -> int:
     """The players at the table, typed: exactly ``2``, ``3`` or ``4`` ("2.0" is not a number of players)."""
     return _whole(text.strip(), "players", 2, 4)
@@ -149,7 +139,7 @@ def parse_claim_entry(text: str, players: int) -> Claim:
     role_text, rest = _pair(text, "claim", "ROLE=N, e.g. pone=10")
     points, _, by = rest.partition(":")
     role = parse_role(role_text, players)
-    return Claim(role, _claimed(points), parse_role(by, players) if by else None)
+    return Claim(role, parse_claim(points), parse_role(by, players) if by else None)
 
 
 def parse_call(text: str, players: int) -> MugginsCall:
@@ -588,7 +578,7 @@ class TableIn(BaseModel):
         n = self.players
         calls = tuple(parse_call(f"{c.role}={c.points}" + (f":{c.caller}" if c.caller else ""), n)
                       for c in self.calls)
-        claims = tuple(Claim(parse_role(role, n), _claimed(str(points)))
+        claims = tuple(Claim(parse_role(role, n), parse_claim(str(points)))
                        for role, points in self.claims.items())
         roles = tuple(parse_group_role(f"{g}={r}", n, len(group_sizes(n))) for g, r in self.roles.items())
         return RefereeRequest(
