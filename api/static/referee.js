@@ -1,11 +1,14 @@
 // The Referee view: one photo of the whole table at the show. The server splits the cards into the
 // hands, the crib and the starter and suggests whose is which; the player confirms or changes each
-// role, moves a card between groups, types each claim and muggins call, and reads the rulings. Every
-// fix is ruled again from the cards the page holds (/api/referee/table), never from the photo again.
+// role, moves a card between groups, fixes a card read wrong, adds one the photo missed (a tap where it
+// lies, then the card), takes off one that is not a card, types each claim and muggins call, and
+// reads the rulings. Every fix is ruled again from the cards the page holds (/api/referee/table),
+// never from the photo again.
 // No rules here: the counts and the rulings come from the server (scorer/referee.py).
 
 import { addScore, keptGame } from "./board.js";
 import { seatFromDealer, sideOf } from "./board-game.js";
+import { pickCard } from "./cardpad.js";
 import { face, spoken } from "./cards.js";
 import { $, cardFace, make, makeSvg, say, showPhoto } from "./dom.js";
 import { postForm, postJson, RequestError } from "./net.js";
@@ -20,18 +23,21 @@ const NAMES = { pone: "Pone", second: "Second", dealer: "Dealer", crib: "Crib",
 // Seats clockwise from the dealer's left: how a role finds its seat on the board's game.
 const SEAT_STEP = { dealer: 0, pone: 1, second: 2, "dealer's partner": 2, "pone's partner": 3 };
 
-const state = { table: null, cards: [], image: null, roles: {}, moves: [], moving: -1, lit: null, asked: 0 };
+const state = { table: null, cards: [], image: null, roles: {}, moves: [], moving: -1, lit: null, asked: 0,
+  adding: false };
 
 const players = () => Number($("referee-players").value);
 const seat = () => $("referee-seat").value;
 const muggins = () => $("referee-muggins").checked;
 const status = (text, kind = "") => say($("referee-status"), text, kind);
+// Every hand of four, the crib and the starter (the page's tables are four-card cribbage).
+const tableSize = () => 4 * players() + 5;
 
 // --- asking the server ---------------------------------------------------------------------------
 
 async function readPhoto(file) {
   const asked = ++state.asked;
-  Object.assign(state, { table: null, roles: {}, moves: [], moving: -1, lit: null });
+  Object.assign(state, { table: null, cards: [], roles: {}, moves: [], moving: -1, lit: null, adding: false });
   showPreview(file);
   render();
   status("Reading the table…");
@@ -58,7 +64,7 @@ function calls() {
 
 /** Rule the table again from the cards the page holds, with the player's roles, moves and claims. */
 async function rerule() {
-  if (!state.cards.length) return;
+  if (!state.cards.length) return render();
   const asked = ++state.asked;
   const cards = state.cards.map((c) => ({ card: c.card, xyxy: c.xyxy, confidence: c.confidence }));
   const body = { players: players(), seat: seat(), muggins: muggins(), cards, roles: state.roles,
@@ -78,9 +84,9 @@ async function answer(asked, ask) {
     if (!(err instanceof RequestError)) throw err;
     const body = err.body || {};
     if (body.table) took(body.table); // groups that cannot be counted: shown, to move a card
-    else if (body.cards) state.table = null;
-    status(body.cards ? `${err.message}. Retake the photo with every card's corners in view, or set the ` +
-      "number of players." : err.message, "error");
+    else if (body.cards) seen(body);
+    else if (state.cards.length !== tableSize()) state.table = null; // the cards held are not a table yet
+    status(state.table ? err.message : `${err.message}. ${toFix()}`, "error");
   }
   render();
 }
@@ -89,6 +95,74 @@ function took(table) {
   state.table = table;
   if (table.image) state.image = table.image;
   state.cards = table.cards;
+}
+
+/** A photo read without the table's number of cards: the cards seen, kept to be fixed here. */
+function seen(body) {
+  state.table = null;
+  state.cards = body.cards;
+  if (body.image) state.image = body.image;
+}
+
+function toFix() {
+  const have = state.cards.length;
+  const want = tableSize();
+  if (have < want) {
+    return `Tap “Add a missed card”, then the photo where it lies; or retake the photo with every card's ` +
+      "corners in view, or set the number of players.";
+  }
+  return have > want ? "Tap a card that is not one of the table's to take it off, or set the number of players."
+    : "Tap a card to fix it.";
+}
+
+// --- fixing the cards ------------------------------------------------------------------------------
+
+async function fixCard(row) {
+  const current = state.cards[row].card;
+  const taken = state.cards.map((c) => c.card).filter((c) => c && c !== current);
+  const card = await pickCard(current, "Which card is it?", taken);
+  state.moving = -1;
+  if (!card) return render();
+  state.cards = state.cards.map((c, i) => (i === row ? { ...c, card, confidence: 1, check: false } : c));
+  return rerule();
+}
+
+function dropCard(row) {
+  state.cards = state.cards.filter((_, i) => i !== row);
+  // The player's moves name cards by row: the rows after the one taken off move up.
+  state.moves = state.moves.filter((m) => m.row !== row).map((m) => (m.row > row ? { ...m, row: m.row - 1 } : m));
+  Object.assign(state, { roles: {}, moving: -1 });
+  return rerule();
+}
+
+function startAdding() {
+  state.adding = !state.adding;
+  status(state.adding ? "Tap the photo where the missed card lies." : toFix(), state.adding ? "" : "error");
+  render();
+}
+
+/** A card's box as the others are (their median size), centred where the player tapped. */
+function boxAt(x, y) {
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const sizes = state.cards.map(({ xyxy: [x0, y0, x1, y1] }) => [x1 - x0, y1 - y0]);
+  const w = sizes.length ? median(sizes.map(([sw]) => sw)) : state.image.width / 20;
+  const h = sizes.length ? median(sizes.map(([, sh]) => sh)) : state.image.height / 20;
+  const x0 = Math.max(0, x - w / 2);
+  const y0 = Math.max(0, y - h / 2);
+  return [x0, y0, Math.min(state.image.width, x0 + w), Math.min(state.image.height, y0 + h)];
+}
+
+async function addAt(event) {
+  if (!state.adding || !state.image) return;
+  const rect = $("referee-boxes").getBoundingClientRect();
+  const x = ((event.clientX - rect.left) / rect.width) * state.image.width;
+  const y = ((event.clientY - rect.top) / rect.height) * state.image.height;
+  state.adding = false;
+  const card = await pickCard(null, "Which card lies there?", state.cards.map((c) => c.card).filter(Boolean));
+  if (!card) return startAdding();
+  state.cards = [...state.cards, { card, xyxy: boxAt(x, y), confidence: 1, check: false }];
+  state.roles = {};
+  return rerule();
 }
 
 // --- drawing ---------------------------------------------------------------------------------------
@@ -110,14 +184,15 @@ function drawBoxes() {
   const svg = $("referee-boxes");
   const table = state.table;
   svg.replaceChildren();
-  if (!table || !state.image) return;
+  if (!state.image) return;
   svg.setAttribute("viewBox", `0 0 ${state.image.width} ${state.image.height}`);
   const shine = lit();
   state.cards.forEach((c, row) => {
     const [x0, y0, x1, y1] = c.xyxy;
-    const cls = row === table.starter ? "starter" : shine.has(c.card) ? "lit" : "card";
+    const cls = table && row === table.starter ? "starter" : shine.has(c.card) ? "lit" : "card";
     svg.append(makeSvg("rect", { x: x0, y: y0, width: x1 - x0, height: y1 - y0, class: cls }));
   });
+  if (!table) return;
   const size = Math.round(state.image.height / 22);
   for (const g of table.groups) {
     const [x0, y0, x1, y1] = g.xyxy;
@@ -143,13 +218,17 @@ function roleChooser(g) {
   return select;
 }
 
-function cardChips(g) {
+/** The chips of the cards at ``rows``: a tap offers to move the card (on a table), fix it or take it off;
+ * a card read unsurely (to check) is drawn dashed. */
+function cardChips(rows) {
   const ul = make("ul", "referee-cards");
-  for (const row of g.rows) {
-    const b = make("button", "chip" + (state.moving === row ? " moving" : ""));
+  for (const row of rows) {
+    const c = state.cards[row];
+    const b = make("button", "chip" + (state.moving === row ? " moving" : "") + (c.check ? " unsure" : ""));
     b.type = "button";
-    b.append(cardFace(state.cards[row].card));
-    b.setAttribute("aria-label", `Move the ${spoken(state.cards[row].card)}`);
+    b.append(cardFace(c.card));
+    const what = c.card ? spoken(c.card) : "unread card";
+    b.setAttribute("aria-label", `${state.table ? "Move or fix" : "Fix"} the ${what}`);
     b.addEventListener("click", () => { state.moving = state.moving === row ? -1 : row; render(); });
     const li = make("li");
     li.append(b);
@@ -161,20 +240,40 @@ function cardChips(g) {
 function moveChoices() {
   const box = $("referee-move");
   box.replaceChildren();
-  box.hidden = state.moving < 0 || !state.table;
+  box.hidden = state.moving < 0 || state.moving >= state.cards.length;
   if (box.hidden) return;
-  box.append(make("span", "", `Move ${face(state.cards[state.moving].card)} to`));
-  const targets = state.table.groups.map((g) => [`group ${g.number}`, g.number]).concat([["the starter", null]]);
-  for (const [text, group] of targets) {
+  const row = state.moving;
+  const button = (text, act) => {
     const b = make("button", "", text);
     b.type = "button";
-    b.addEventListener("click", () => {
-      state.moves = [...state.moves, { row: state.moving, group }];
-      state.moving = -1;
-      rerule();
-    });
+    b.addEventListener("click", act);
     box.append(b);
+  };
+  if (state.table) {
+    box.append(make("span", "", `Move ${face(state.cards[row].card)} to`));
+    const targets = state.table.groups.map((g) => [`group ${g.number}`, g.number]).concat([["the starter", null]]);
+    for (const [text, group] of targets) {
+      button(text, () => {
+        state.moves = [...state.moves, { row, group }];
+        state.moving = -1;
+        rerule();
+      });
+    }
   }
+  button("Another card…", () => fixCard(row));
+  button("Not a card", () => dropCard(row));
+}
+
+/** The cards seen on a photo that is not yet a table (too few or too many): to fix, add or take off. */
+function seenCards() {
+  const box = $("referee-seen");
+  box.hidden = Boolean(state.table) || !state.cards.length;
+  if (box.hidden) return;
+  $("referee-seen-cards").replaceWith(Object.assign(cardChips(state.cards.map((_, row) => row)),
+    { id: "referee-seen-cards" }));
+  $("referee-seen-cards").setAttribute("aria-label", "The cards seen: tap one to fix it");
+  $("referee-add").hidden = state.cards.length >= tableSize();
+  $("referee-add").setAttribute("aria-pressed", String(state.adding));
 }
 
 function claimInputs(g) {
@@ -213,7 +312,7 @@ function groupItem(g) {
     row.append(b);
     items.append(row);
   }
-  li.append(head, cardChips(g), items, claimInputs(g));
+  li.append(head, cardChips(g.rows), items, claimInputs(g));
   return li;
 }
 
@@ -231,11 +330,15 @@ function keepTyped(render) {
 function render() {
   const table = state.table;
   $("referee-form").hidden = !table;
+  $("referee-figure").classList.toggle("adding", state.adding);
   drawBoxes();
+  seenCards();
   moveChoices();
   if (!table) return;
   $("referee-unclear").replaceChildren(...table.unclear.map((reason) => make("li", "", reason)));
   $("referee-roles").textContent = `Roles suggested: ${table.roles_reason}. Tap a role to change it.`;
+  const starter = table.starter === null ? [] : [cardChips([table.starter])];
+  $("referee-starter").replaceChildren(...starter);
   const order = table.order;
   const groups = [...table.groups].sort((a, b) => order.indexOf(a.role) - order.indexOf(b.role));
   keepTyped(() => $("referee-groups").replaceChildren(...groups.map(groupItem)));
@@ -309,4 +412,6 @@ export function startReferee() {
   }
   $("referee-form").addEventListener("submit", (e) => { e.preventDefault(); rerule(); });
   $("referee-send").addEventListener("click", sendToBoard);
+  $("referee-add").addEventListener("click", startAdding);
+  $("referee-figure").addEventListener("click", addAt);
 }

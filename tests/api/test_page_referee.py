@@ -3,11 +3,15 @@ their totals and roles -> claims entered -> rulings -> totals on the board; a ca
 is ruled again without the photo. Screenshots at 390x844 and 1280x800 go to test-output/."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
-from support import ROOT, needs_chromium, serving, wait_until
+from support import ROOT, DrawnPhoto, needs_chromium, serving, wait_until
 from test_api_referee import table_photo
+
+from scorer.cards import Card
 
 playwright = needs_chromium()
 
@@ -35,9 +39,34 @@ def big_show(tmp_path_factory):
     return drawn, path
 
 
+def saved(drawn: DrawnPhoto, tmp_path_factory, name: str) -> tuple[DrawnPhoto, Path]:
+    path = tmp_path_factory.mktemp(name) / f"{name}.jpg"
+    path.write_bytes(drawn.jpeg)
+    return drawn, path
+
+
 @pytest.fixture(scope="module")
-def server(photo, big_show):
-    with serving(photo[0], big_show[0]) as url:
+def starter_missed(tmp_path_factory):
+    """The table read without its starter, the king of spades apart at (1900, 900): 12 cards of 13."""
+    drawn = table_photo(size=(2400, 1720))
+    read = drawn.detections[np.array([str(c) != "KS" for c in drawn.detections.cards])]
+    return saved(replace(drawn, detections=read), tmp_path_factory, "missed")
+
+
+@pytest.fixture(scope="module")
+def misread(tmp_path_factory):
+    """Pone's 7 of hearts read as the 6 of spades, unsurely: pone's hand counts 2, not 5."""
+    drawn = table_photo(size=(2400, 1740))
+    d = drawn.detections
+    wrong = [str(c) == "7H" for c in d.cards]
+    read = d.with_(cards=tuple(Card.parse("6S") if w else c for c, w in zip(d.cards, wrong, strict=True)),
+                   confidence=np.where(wrong, 0.6, d.confidence))
+    return saved(replace(drawn, detections=read), tmp_path_factory, "misread")
+
+
+@pytest.fixture(scope="module")
+def server(photo, big_show, starter_missed, misread):
+    with serving(photo[0], big_show[0], starter_missed[0], misread[0]) as url:
         yield url
 
 
@@ -95,12 +124,12 @@ def test_photo_groups_claims_rulings_and_the_board(browser, server, photo, width
 def test_a_card_moved_to_another_group_is_ruled_again_and_says_what_to_fix(browser, server, photo):
     page, errors = opened(browser, server, 390, 844)
     read_table(page, photo[1])
-    page.click("button[aria-label='Move the 7 of hearts']")
+    page.click("button[aria-label='Move or fix the 7 of hearts']")
     page.click("#referee-move button:has-text('group 2')")
     page.wait_for_selector("#referee-status.error")
     assert "move a card from one group to another" in page.inner_text("#referee-status")
     assert page.is_disabled("#referee-send")
-    page.click("button[aria-label='Move the 7 of hearts']")
+    page.click("button[aria-label='Move or fix the 7 of hearts']")
     page.click("#referee-move button:has-text('group 1')")
     # Not "no error" alone: that holds as soon as "Ruling…" is shown, before the answer.
     wait_until(page, """() => !document.querySelector('#referee-status').classList.contains('error')
@@ -119,4 +148,54 @@ def test_a_dealers_hand_and_crib_past_29_together_are_pegged_one_show_at_a_time(
     assert page.inner_text("#referee-sent") == "Pegged on the Board."
     page.goto(server + "/#board")
     assert "53" in page.inner_text("#board-sides")
+    assert errors == []
+
+
+def tap_photo_at(page, x: float, y: float, size: tuple[int, int]) -> None:
+    """Tap the shown photo where the photo's own pixel (x, y) is drawn."""
+    box = page.locator("#referee-boxes").bounding_box()
+    page.mouse.click(box["x"] + x / size[0] * box["width"], box["y"] + y / size[1] * box["height"])
+
+
+def test_a_card_the_photo_missed_is_added_where_it_lies_and_the_table_is_counted(browser, server,
+                                                                                   starter_missed):
+    page, errors = opened(browser, server, 390, 844)
+    page.select_option("#referee-seat", "dealer")
+    page.set_input_files("#referee-photo", str(starter_missed[1]))
+    page.wait_for_selector("#referee-status.error")
+    assert "found 12" in page.inner_text("#referee-status")
+    assert len(page.query_selector_all("#referee-seen-cards .chip")) == 12
+    assert len(page.query_selector_all("#referee-boxes rect.card")) == 12  # the cards seen, drawn
+    page.click("#referee-add")
+    assert page.inner_text("#referee-status") == "Tap the photo where the missed card lies."
+    tap_photo_at(page, 1900, 900, starter_missed[0].size)
+    page.click("#picker-grid button[data-card='KS']")
+    page.wait_for_selector("#referee-groups li.referee-group")
+    assert group_rows(page) == [("pone", "5"), ("dealer", "9"), ("crib", "6")]
+    assert page.is_hidden("#referee-seen")
+    assert errors == []
+
+
+def test_a_card_read_wrong_is_fixed_in_two_taps_and_the_table_counted_again(browser, server, misread):
+    page, errors = opened(browser, server, 390, 844)
+    read_table(page, misread[1])
+    assert group_rows(page) == [("pone", "2"), ("dealer", "9"), ("crib", "6")]
+    chip = "button[aria-label='Move or fix the 6 of spades']"
+    assert "unsure" in page.get_attribute(chip, "class")  # read below 95%: drawn to be checked
+    page.click(chip)
+    page.click("#referee-move button:has-text('Another card')")
+    page.click("#picker-grid button[data-card='7H']")
+    wait_until(page, "() => document.querySelector('#referee-groups .total').textContent === '5'")
+    assert group_rows(page) == [("pone", "5"), ("dealer", "9"), ("crib", "6")]
+    assert errors == []
+
+
+def test_a_card_that_is_not_one_of_the_tables_is_taken_off(browser, server, photo):
+    page, errors = opened(browser, server, 390, 844)
+    read_table(page, photo[1])
+    page.click("button[aria-label='Move or fix the king of spades']")
+    page.click("#referee-move button:has-text('Not a card')")
+    page.wait_for_selector("#referee-status.error")
+    assert "found 12" in page.inner_text("#referee-status")
+    assert page.is_hidden("#referee-form") and page.is_visible("#referee-add")
     assert errors == []
