@@ -268,6 +268,75 @@ def parse_moves(texts: Iterable[str], detections: Detections, players: int) -> t
     return tuple(parse_move(text, detections, len(group_sizes(players))) for text in texts)
 
 
+def corrected(detections: Detections, fixes: Iterable[str], additions: Iterable[str],
+              size: tuple[int, int]) -> tuple[Detections, tuple[Move, ...]]:
+    """The cards read with the player's corrections, as the page makes them with a tap: ``6S=7H``, the
+    card read as the 6S is the 7H; ``7H=8D``, the photo missed the 7H, which lies in the 8D's group
+    (its box is the 8D's); ``7H=starter``, the missed card is the starter (a box apart, in the photo
+    corner farthest from the cards, and a move that makes it the starter). A corrected card is sure.
+    Also returns the moves the additions need, for :class:`RefereeRequest`."""
+    fixed = _fixed(detections, fixes)
+    return _added(fixed, additions, size)
+
+
+def _named_card(text: str, what: str, cards: list[Card | None], *, seen: bool) -> Card:
+    """The card ``text`` names, which must be among ``cards`` (``seen``) or not yet on the table."""
+    try:
+        card = Card.parse(text)
+    except ValueError as exc:
+        raise RefereeInputError(f"{what}: {exc}") from None
+    if seen and card not in cards:
+        listed = " ".join(str(c) for c in cards if c is not None) or "none"
+        raise RefereeInputError(f"{what}: {card} is not among the cards seen ({listed})")
+    if seen and cards.count(card) > 1:
+        raise RefereeInputError(f"{what}: {card} is read more than once: fix it on the page, by its place")
+    if not seen and card in cards:
+        raise RefereeInputError(f"{what}: {card} is already on the table")
+    return card
+
+
+def _fixed(detections: Detections, fixes: Iterable[str]) -> Detections:
+    cards, confidence = list(detections.cards), detections.confidence.copy()
+    for text in fixes:
+        read_text, true_text = _pair(text, "fix", "READ=CARD, e.g. 6S=7H")
+        what = f"fix {_shown(text)}"
+        row = cards.index(_named_card(read_text, what, cards, seen=True))
+        cards[row], confidence[row] = _named_card(true_text, what, cards, seen=False), 1.0
+    return detections.with_(cards=tuple(cards), confidence=confidence)
+
+
+def _added(fixed: Detections, additions: Iterable[str],
+           size: tuple[int, int]) -> tuple[Detections, tuple[Move, ...]]:
+    cards, boxes, moves = list(fixed.cards), list(fixed.xyxy), []
+    for text in additions:
+        card_text, beside = _pair(text, "add", "CARD=BESIDE or CARD=starter, e.g. 7H=8D")
+        what = f"add {_shown(text)}"
+        card = _named_card(card_text, what, cards, seen=False)
+        if beside.strip().lower() == "starter":
+            moves.append(Move(len(cards), None))
+            boxes.append(_apart(fixed.xyxy, size))
+        else:
+            boxes.append(boxes[cards.index(_named_card(beside, what, cards, seen=True))].copy())
+        cards.append(card)
+    new = len(cards) - len(fixed)
+    if not new:
+        return fixed, ()
+    made_up = {"made_up": np.zeros(new, bool)} if "made_up" in fixed.data else {}
+    added = Detections(xyxy=np.array(boxes[len(fixed):], np.float32), confidence=np.ones(new, np.float32),
+                       cards=tuple(cards[len(fixed):]), data=made_up)
+    return Detections.merge([fixed, added]), tuple(moves)
+
+
+def _apart(xyxy: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """A card-sized box in the corner of a ``size`` photo farthest from the cards' boxes ``xyxy``."""
+    width, height = size
+    w, h = (np.median(xyxy[:, 2:] - xyxy[:, :2], axis=0) if len(xyxy) else (width / 20, height / 20))
+    centre = xyxy.reshape(-1, 2, 2).mean(axis=(0, 1)) if len(xyxy) else np.array([width / 2, height / 2])
+    corners = [(0, 0), (width - w, 0), (0, height - h), (width - w, height - h)]
+    x0, y0 = max(corners, key=lambda c: float(np.hypot(c[0] + w / 2 - centre[0], c[1] + h / 2 - centre[1])))
+    return np.array([x0, y0, x0 + w, y0 + h], np.float32)
+
+
 def named_roles_once(roles: Iterable[tuple[int, Role]]) -> tuple[tuple[int, Role], ...]:
     """``roles`` typed at once (the CLI's ``--role``, the form's ``role``): each group named once, each
     role given to one group, as two names for one group can only be a slip."""

@@ -17,6 +17,9 @@ if TYPE_CHECKING:  # imported when the command runs, not for `--help`
 
 FIX_HINT = "move a card with --move CARD=GROUP (or CARD=starter), name a group with --role GROUP=ROLE"
 FIX_OPTIONS = "--move CARD=GROUP or CARD=starter; --role GROUP=ROLE"
+CARD_OPTIONS = ("fix a card read wrong with --fix READ=CARD, add one the photo missed with --add "
+                "CARD=BESIDE (a card read in its group, or starter), or retake the photo with every card's "
+                "corners in view")
 
 
 @command
@@ -44,6 +47,11 @@ def _register_referee(sub: argparse._SubParsersAction) -> None:
                         "follow")
     p.add_argument("--move", action="append", default=[], metavar="CARD=GROUP",
                    help="a card that belongs to another group, e.g. 5H=2, or 5H=starter")
+    p.add_argument("--fix", action="append", default=[], metavar="READ=CARD",
+                   help="a card read wrong: as read, then the card it is, e.g. 6S=7H; repeat for each")
+    p.add_argument("--add", action="append", default=[], metavar="CARD=BESIDE",
+                   help="a card the photo missed and a card read in its group, e.g. 7H=8D, or 7H=starter; "
+                        "repeat for each")
     p.add_argument("--score", action="append", default=[], metavar="SIDE=N",
                    help="a side's score as the show begins, below the game hole, e.g. dealer=110 (a claim of "
                         "game is checked); once a side")
@@ -66,16 +74,21 @@ def words_of(args: argparse.Namespace) -> RefereeRequest:
     return typed_words(base, claims=args.claim, calls=args.muggins, roles=args.role, scores=args.score)
 
 
-def moves_of(args: argparse.Namespace, words: RefereeRequest, detections: Detections) -> RefereeRequest:
-    """``words`` with the player's card moves, which name cards of the photo."""
-    from api.referee_schemas import parse_moves
+def corrections_of(args: argparse.Namespace, words: RefereeRequest, detections: Detections,
+                   size: tuple[int, int]) -> tuple[Detections, RefereeRequest]:
+    """The cards read with the player's fixes and additions, and ``words`` with the card moves, which
+    name cards of the corrected table (:func:`api.referee_schemas.corrected`)."""
+    from api.referee_schemas import corrected, parse_moves
 
-    return replace(words, moves=parse_moves(args.move, detections, words.players))
+    detections, needed = corrected(detections, args.fix, args.add, size)
+    return detections, replace(words, moves=needed + parse_moves(args.move, detections, words.players))
 
 
 def _run_referee(args: argparse.Namespace) -> int:
+    from api.commands.photo import print_cards_seen
     from api.referee_schemas import RefereeOut, TableNotCounted, referee
     from vision.decode import LOCAL, check_photo_file, decode_photo
+    from vision.table import TableLayoutError
     from vision.table_read import read_table_cards, table_reader
 
     words = words_of(args)  # a bad claim or role is refused before the photo is read
@@ -83,13 +96,17 @@ def _run_referee(args: argparse.Namespace) -> int:
     reader = table_reader(api.commands.photo.photo_recognizer(args.models))  # the table's finer settings
     photo = decode_photo(data, min_long_side=reader.config.min_long_side, limits=LOCAL)
     detections = read_table_cards(photo, args.players, five_card=args.five_card, reader=reader)
-    request = moves_of(args, words, detections)
+    detections, request = corrections_of(args, words, detections, photo.original_size)
     try:
         refereed = referee(detections, request)
     except TableNotCounted as exc:
         if not args.json:
             print_table(exc.refereed)
         raise CliError(f"{exc} ({FIX_OPTIONS})") from None
+    except TableLayoutError as exc:  # not the table's number of cards
+        if not args.json:
+            print_cards_seen(detections, "fix it with --fix READ=CARD")
+        raise CliError(f"{exc}: {CARD_OPTIONS}") from None
     if args.json:
         print(RefereeOut.from_refereed(refereed, photo.original_size).model_dump_json())
         return 0

@@ -25,6 +25,7 @@ from api.referee_schemas import (
     RefereeRequest,
     TableIn,
     TableNotCounted,
+    corrected,
     parse_game,
     parse_moves,
     parse_players,
@@ -87,12 +88,16 @@ async def referee_photo(
     call: Annotated[Entries, _listed("Muggins for X: ROLE=X[:CALLER], e.g. pone=2.")] = None,
     role: Annotated[Entries, _listed("GROUP=ROLE, e.g. 2=crib.")] = None,
     move: Annotated[Entries, _listed("CARD=GROUP or CARD=starter, e.g. 5H=2.")] = None,
+    fix: Annotated[Entries, _listed("A card read wrong: READ=CARD, e.g. 6S=7H.")] = None,
+    add: Annotated[Entries, _listed("A card the photo missed: CARD=BESIDE (a card read in its group) or "
+                                    "CARD=starter, e.g. 7H=8D.")] = None,
     score: Annotated[Entries, _listed("SIDE=N as the show begins, e.g. dealer=110.")] = None,
     game: Annotated[str, Form(max_length=4, description="The game hole: 121 or 61.")] = "121",
 ):
-    """Read the table's cards, split them into the hands, the crib and the starter, name the groups
-    (the player's ``role`` entries, else a suggestion from the layout and ``seat``), count each in
-    the order of the show and rule each ``claim`` and muggins ``call``."""
+    """Read the table's cards (with the player's ``fix`` and ``add`` entries), split them into the hands,
+    the crib and the starter, name the groups (the player's ``role`` entries, else a suggestion from the
+    layout and ``seat``), count each in the order of the show and rule each ``claim`` and muggins
+    ``call``."""
     if isinstance(photo, str):
         raise HTTPException(_UNPROCESSABLE, "photo: send the photo as a file (a multipart part with a "
                                             "filename), not as text")
@@ -103,9 +108,9 @@ async def referee_photo(
     except ValueError as exc:
         raise HTTPException(_UNPROCESSABLE, str(exc)) from None
     reading = await read_upload(request, reader, photo, WholeTable(n, five_card))
-    detections = reading.detections
     try:
-        moves = parse_moves(move or [], detections, n)
+        detections, needed = corrected(reading.detections, fix or [], add or [], reading.original_size)
+        moves = needed + parse_moves(move or [], detections, n)
     except ValueError as exc:  # InvalidCardError is one
         raise HTTPException(_UNPROCESSABLE, str(exc)) from None
     return _ruled(detections, replace(words, moves=moves), reading.original_size)

@@ -6,14 +6,16 @@ the dealer's hand at the bottom (the photo taken from the dealer's seat), the st
 right. The recognizer double answers with the drawn cards, keyed by the photo's size.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 from support import FakeRecognizer, draw_table, show_photo
 
 from api.main import create_app
 from api.settings import Settings
+from scorer.cards import Card
 from vision.config import RecognizerConfig, for_the_table
 from vision.decode import Photo
 from vision.detections import Detections, Expected
@@ -146,6 +148,20 @@ def test_a_group_that_cannot_be_a_hand_says_how_to_fix_it_and_keeps_the_table(cl
     assert body["detail"] == "group 1 holds 3 cards and pone holds 4: move a card from one group to another"
     assert [len(g["rows"]) for g in body["table"]["groups"]] == [3, 5, 4]
     assert body["table"]["counted"] is False
+
+
+def test_a_card_the_photo_missed_and_one_read_wrong_are_given_with_the_photo(client, fake):
+    photo = table_photo(size=(2400, 1832))
+    d = photo.detections
+    seen = [str(c) not in ("3H", "KS") for c in d.cards]  # the crib's 3H and the starter missed
+    misread = tuple(Card.parse("6S") if str(c) == "7H" else c for c in d.cards)
+    fake.add(replace(photo, detections=d.with_(cards=misread)[np.array(seen)]))
+    body = ruled(client, photo, fix="6S=7H", add=["3H=AD", "KS=starter"])
+    assert [(g["cards"], g["total"]) for g in body["groups"]] == [
+        (["7H", "8D", "9C", "2S"], 5), (["AC", "AD", "3H", "10S"], 6), (["QH", "5C", "4S", "6D"], 9)]
+    assert body["cards"][body["starter"]]["card"] == "KS"
+    res = referee(client, photo, add="6S=AD")
+    assert res.status_code == 422 and res.json()["detail"] == "add '6S=AD': 6S is already on the table"
 
 
 @pytest.mark.parametrize(("fields", "said"), [
