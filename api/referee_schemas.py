@@ -183,9 +183,7 @@ class Move:
 def parse_move(text: str, detections: Detections, groups: int) -> Move:
     """``5H=2``: the five of hearts belongs to group 2; ``5H=starter``: it is the starter."""
     card_text, to = _pair(text, "move", "CARD=GROUP or CARD=starter, e.g. 5H=2")
-    card = Card.parse(card_text)
-    if card not in detections.cards:
-        raise RefereeInputError(f"move {_shown(text)}: {card} is not among the cards seen")
+    card = _named_card(card_text, f"move {_shown(text)}", list(detections.cards), seen=True)
     group = None if to.lower() == "starter" else _whole(to, "a group's number", 1, groups)
     return Move(detections.cards.index(card), group)
 
@@ -312,7 +310,7 @@ def _added(fixed: Detections, additions: Iterable[str],
         card_text, beside = _pair(text, "add", "CARD=BESIDE or CARD=starter, e.g. 7H=8D")
         what = f"add {_shown(text)}"
         card = _named_card(card_text, what, cards, seen=False)
-        if beside.strip().lower() == "starter":
+        if beside.lower() == "starter":
             moves.append(Move(len(cards), None))
             boxes.append(_apart(fixed.xyxy, size))
         else:
