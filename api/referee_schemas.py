@@ -266,15 +266,17 @@ def parse_moves(texts: Iterable[str], detections: Detections, players: int) -> t
     return tuple(parse_move(text, detections, len(group_sizes(players))) for text in texts)
 
 
-def corrected(detections: Detections, fixes: Iterable[str], additions: Iterable[str],
-              size: tuple[int, int]) -> tuple[Detections, tuple[Move, ...]]:
-    """The cards read with the player's corrections, as the page makes them with a tap: ``6S=7H``, the
-    card read as the 6S is the 7H; ``7H=8D``, the photo missed the 7H, which lies in the 8D's group
-    (its box is the 8D's); ``7H=starter``, the missed card is the starter (a box apart, in the photo
-    corner farthest from the cards, and a move that makes it the starter). A corrected card is sure.
-    Also returns the moves the additions need, for :class:`RefereeRequest`."""
-    fixed = _fixed(detections, fixes)
-    return _added(fixed, additions, size)
+def corrected(detections: Detections, size: tuple[int, int], players: int, *, fixes: Iterable[str] = (),
+              additions: Iterable[str] = (), moves: Iterable[str] = ()
+              ) -> tuple[Detections, tuple[Move, ...]]:
+    """The cards read with the player's corrections, as the page makes them with a tap, and the card
+    moves: ``6S=7H`` a fix, the card read as the 6S is the 7H; ``7H=8D`` an addition, the photo missed
+    the 7H, which lies in the 8D's group (its box is the 8D's); ``7H=starter``, the missed card is the
+    starter (a box apart, in the photo corner farthest from the cards, and a move that makes it the
+    starter); ``5H=2`` a move (:func:`parse_move`), naming a card of the corrected table. A corrected
+    card is sure. ``size`` is the photo's (width, height)."""
+    table, needed = _added(_fixed(detections, fixes), additions, size)
+    return table, needed + parse_moves(moves, table, players)
 
 
 def _named_card(text: str, what: str, cards: list[Card | None], *, seen: bool) -> Card:

@@ -13,7 +13,6 @@ from api.commands.photo import PHOTO_FORMATS, PHOTO_LIMITS, add_models_and_json
 
 if TYPE_CHECKING:  # imported when the command runs, not for `--help`
     from api.referee_schemas import Refereed, RefereeRequest
-    from vision.detections import Detections
 
 FIX_HINT = "move a card with --move CARD=GROUP (or CARD=starter), name a group with --role GROUP=ROLE"
 FIX_OPTIONS = "--move CARD=GROUP or CARD=starter; --role GROUP=ROLE"
@@ -74,19 +73,9 @@ def words_of(args: argparse.Namespace) -> RefereeRequest:
     return typed_words(base, claims=args.claim, calls=args.muggins, roles=args.role, scores=args.score)
 
 
-def corrections_of(args: argparse.Namespace, words: RefereeRequest, detections: Detections,
-                   size: tuple[int, int]) -> tuple[Detections, RefereeRequest]:
-    """The cards read with the player's fixes and additions, and ``words`` with the card moves, which
-    name cards of the corrected table (:func:`api.referee_schemas.corrected`)."""
-    from api.referee_schemas import corrected, parse_moves
-
-    detections, needed = corrected(detections, args.fix, args.add, size)
-    return detections, replace(words, moves=needed + parse_moves(args.move, detections, words.players))
-
-
 def _run_referee(args: argparse.Namespace) -> int:
     from api.commands.photo import print_cards_seen
-    from api.referee_schemas import RefereeOut, TableNotCounted, referee
+    from api.referee_schemas import RefereeOut, TableNotCounted, corrected, referee
     from vision.decode import LOCAL, check_photo_file, decode_photo
     from vision.table import TableLayoutError
     from vision.table_read import read_table_cards, table_reader
@@ -96,7 +85,9 @@ def _run_referee(args: argparse.Namespace) -> int:
     reader = table_reader(api.commands.photo.photo_recognizer(args.models))  # the table's finer settings
     photo = decode_photo(data, min_long_side=reader.config.min_long_side, limits=LOCAL)
     detections = read_table_cards(photo, args.players, five_card=args.five_card, reader=reader)
-    detections, request = corrections_of(args, words, detections, photo.original_size)
+    detections, moves = corrected(detections, photo.original_size, args.players, fixes=args.fix,
+                                  additions=args.add, moves=args.move)
+    request = replace(words, moves=moves)
     try:
         refereed = referee(detections, request)
     except TableNotCounted as exc:

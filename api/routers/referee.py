@@ -27,7 +27,6 @@ from api.referee_schemas import (
     TableNotCounted,
     corrected,
     parse_game,
-    parse_moves,
     parse_players,
     parse_role,
     referee,
@@ -109,8 +108,8 @@ async def referee_photo(
         raise HTTPException(_UNPROCESSABLE, str(exc)) from None
     reading = await read_upload(request, reader, photo, WholeTable(n, five_card))
     try:
-        detections, needed = corrected(reading.detections, fix or [], add or [], reading.original_size)
-        moves = needed + parse_moves(move or [], detections, n)
+        detections, moves = corrected(reading.detections, reading.original_size, n, fixes=fix or [],
+                                      additions=add or [], moves=move or [])
     except ValueError as exc:  # InvalidCardError is one
         raise HTTPException(_UNPROCESSABLE, str(exc)) from None
     return _ruled(detections, replace(words, moves=moves), reading.original_size)
