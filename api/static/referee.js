@@ -269,9 +269,7 @@ function seenCards() {
   const box = $("referee-seen");
   box.hidden = Boolean(state.table) || !state.cards.length;
   if (box.hidden) return;
-  $("referee-seen-cards").replaceWith(Object.assign(cardChips(state.cards.map((_, row) => row)),
-    { id: "referee-seen-cards" }));
-  $("referee-seen-cards").setAttribute("aria-label", "The cards seen: tap one to fix it");
+  $("referee-seen-cards").replaceChildren(...cardChips(state.cards.map((_, row) => row)).children);
   $("referee-add").hidden = state.cards.length >= tableSize();
   $("referee-add").setAttribute("aria-pressed", String(state.adding));
 }
