@@ -50,7 +50,7 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
     so a clear reading of one corner outweighs a blurred other corner; the card is kept when
     the combined probability reaches ``card_confidence`` and one of its indices alone reads it
     at ``sure_index_confidence`` or more. Sorted left to right, as a player
-    reads a row.
+    reads a row; a card's index boxes are listed surest-read first.
 
     One place holds one index: boxes that nest (the centre of one inside the other, sharing at
     least ``nest_cover`` of the smaller box) but read as different cards are the detector's second
@@ -80,6 +80,7 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
         # The detector's score already gated each index (index_confidence); multiplying it in
         # again would punish real photos twice, where it runs lower than on synthetic ones.
         p_card = float(joint[cls])
+        members = sorted(members, key=lambda i: -probs[i, cls])  # its surest-read index first
         boxes = indices.xyxy[members]
         union = np.array([boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max()])
         row = (class_cards[cls], p_card, union, boxes)

@@ -97,25 +97,41 @@ def _linked(boxes: np.ndarray, reach: float) -> list[list[int]]:
     return clusters
 
 
+CORNERS_APART = 6.0
+"""Index sizes: the most empty space between one card's two corner indices (their boxes' long side;
+measured on the renders' labels, 2.0-5.0 from the 5th to the 95th percentile, 6.05 at most)."""
+
+
+def _card_reach(detections: Detections) -> float:
+    """Pixels: how far apart one card's corner indices can lie in this photo, from the median index's
+    long side (:data:`CORNERS_APART`), or the median card box where the cards show both corners."""
+    sides = [np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) for b in detections.indices]
+    boxes = detections.xyxy
+    card = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+    return max(card, CORNERS_APART * float(np.median(np.concatenate(sides))))
+
+
 def placed_by_indices(detections: Detections) -> Detections:
     """Each card's box drawn round the indices that lie together: an index farther than a card's length
     from the card's other indices cannot be one of its corners (a neighbour's index or a pip misread
     as it), and a box stretched to it spans two players' cards and joins their groups (on the
     composites, 10 of 60 tables were split wrongly so). The most indices lying together win; of as
-    many, the larger by :data:`_LARGER` (a pip or a cut index is smaller); else all are kept."""
+    many, the larger by :data:`_LARGER` (a pip or a cut index is smaller); else the one holding the
+    index read surest (:func:`~vision.merge.merge_indices` lists it first): a back's pattern or a
+    neighbour's index read as the card reads it less surely than its own corner does."""
     if len(detections) < 2:
         return detections
-    reach = float(np.median(np.maximum(detections.xyxy[:, 2] - detections.xyxy[:, 0],
-                                       detections.xyxy[:, 3] - detections.xyxy[:, 1])))
+    reach = _card_reach(detections)
     xyxy, quad, indices = detections.xyxy.copy(), detections.quad.copy(), list(detections.indices)
     for row, boxes in enumerate(detections.indices):
         boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
         area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
         clusters = sorted(_linked(boxes, reach), key=lambda c: (len(c), area[c].sum()), reverse=True)
-        if len(clusters) < 2 or (len(clusters[0]) == len(clusters[1])
-                                 and area[clusters[0]].sum() < _LARGER * area[clusters[1]].sum()):
+        if len(clusters) < 2:
             continue
-        kept = boxes[clusters[0]]
+        most = clusters[0]
+        tied = [c for c in clusters if len(c) == len(most) and _LARGER * area[c].sum() > area[most].sum()]
+        kept = boxes[next((c for c in tied if 0 in c), most)]
         indices[row] = kept
         x0, y0, x1, y1 = kept[:, 0].min(), kept[:, 1].min(), kept[:, 2].max(), kept[:, 3].max()
         xyxy[row], quad[row] = (x0, y0, x1, y1), ((x0, y0), (x1, y0), (x1, y1), (x0, y1))

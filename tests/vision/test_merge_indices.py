@@ -26,6 +26,12 @@ def test_two_indices_read_as_one_card_are_one_detection_spanning_both():
     assert len(found.indices[0]) == 2
 
 
+def test_a_cards_indices_are_listed_surest_read_first():
+    found = merge_indices(indices((0, 0, 10, 20), (90, 130, 100, 150)),
+                          probs([0.6, 0.3, 0.05, 0.05], [0.95, 0.02, 0.02, 0.01]), CLASSES, 0.5)
+    assert found.indices[0].tolist() == [[90, 130, 100, 150], [0, 0, 10, 20]]
+
+
 def test_a_sharp_corner_outweighs_a_blurred_one():
     found = merge_indices(indices((0, 0, 10, 20), (90, 130, 100, 150)),
                           probs([0.95, 0.02, 0.02, 0.01], [0.45, 0.4, 0.1, 0.05]), CLASSES, 0.5)

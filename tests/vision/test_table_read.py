@@ -91,14 +91,26 @@ def test_an_index_a_table_away_from_its_cards_other_corners_is_not_one_of_them()
     assert len(placed.indices[0]) == 3
 
 
+def test_a_cards_two_corners_a_card_apart_stay_one_card_where_the_others_show_one_corner():
+    # In piles most cards show one index, so their boxes are an index's size; the 9 of spades shows
+    # both corners, about four index sizes apart (a card's diagonal), and is not cut to one.
+    piled = [(card, 0.99, [_index(400 * i, 400)]) for i, card in enumerate("5H KD 5C 2S".split())]
+    cards = _cards(("9S", 0.99, [_index(0, 0), _index(150, 60)]), *piled)
+    assert placed_by_indices(cards).xyxy[0].tolist() == [0, 0, 170, 100]
+
+
 def test_of_two_lone_indices_far_apart_the_larger_places_the_card():
     cards = _cards(("3H", 0.99, [_index(0, 0, 70), _index(2000, 0, 20)]), ("8H", 0.99, [_index(2000, 40)]))
     assert placed_by_indices(cards).xyxy[0].tolist() == [0, 0, 35, 70]
 
 
-def test_of_two_lone_indices_far_apart_and_alike_neither_is_chosen():
+def test_of_two_lone_indices_far_apart_and_alike_the_surer_read_places_the_card():
+    # merge_indices lists a card's indices surest-read first: here the one at 2000 (a pack's back
+    # read as the 3 of hearts, say) is the second, so the card stays at 0, not stretched across.
     cards = _cards(("3H", 0.99, [_index(0, 0), _index(2000, 0)]), ("8H", 0.99, [_index(2000, 100)]))
-    assert placed_by_indices(cards).xyxy[0].tolist() == [0, 0, 2020, 40]
+    assert placed_by_indices(cards).xyxy[0].tolist() == [0, 0, 20, 40]
+    cards = _cards(("3H", 0.99, [_index(2000, 0), _index(0, 0)]), ("8H", 0.99, [_index(2000, 100)]))
+    assert placed_by_indices(cards).xyxy[0].tolist() == [2000, 0, 2020, 40]
 
 
 def test_a_table_short_of_its_number_or_with_a_card_to_check_is_in_doubt():
