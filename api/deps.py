@@ -13,7 +13,7 @@ from fastapi import Depends, HTTPException, Request, UploadFile, status
 
 from api.recognizer import LoadedRecognizer
 from api.workers import Holds, ModelsNotLoaded, PhotoReader, PhotoReading, WorkerLost
-from scorer.typed import whole_number
+from scorer.typed import quoted, whole_number
 from vision.decode import MAX_BYTES, ImageError, UnsupportedImage, screen_photo
 
 
@@ -75,7 +75,6 @@ def form_number(value: object, name: str, *, default: int, allowed: tuple[int, .
     number = whole_number(text)
     if number is not None and number in allowed:
         return number
-    shown = repr(text) if len(text) <= 12 else f"{text[:12]!r}... ({len(text)} characters)"
     expected = ", ".join(map(str, allowed[:-1])) + f" or {allowed[-1]}"
     raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT,
-                        f"{name}: expected {expected}, not {shown if text else 'a file'}")
+                        f"{name}: expected {expected}, not {quoted(text, longest=12) if text else 'a file'}")

@@ -47,7 +47,7 @@ from scorer.referee import (
     show_order,
     side_of,
 )
-from scorer.typed import whole_number
+from scorer.typed import quoted, whole_number
 from vision.detections import Detections
 from vision.table import RoleSuggestion, TableLayout, find_groups, group_sizes, move_card, suggest_roles
 
@@ -87,20 +87,15 @@ def parse_role(text: str, players: int, *, heels: bool = False) -> Role:
         return role
     if role is None or role not in show_order(players):
         known = ", ".join(r.replace(" ", "-").replace("'", "") for r in show_order(players))
-        said = _shown(text.strip())
+        said = quoted(text.strip())
         raise RefereeInputError(f"{said} is not a role at a table of {players}: one of {known}")
     return role
-
-
-def _shown(text: str) -> str:
-    """What the player typed, quoted in an error: cut short, so a 100 KB field gives a one-line answer."""
-    return repr(text) if len(text) <= 24 else f"{text[:12]!r}... ({len(text)} characters)"
 
 
 def _pair(text: str, what: str, shape: str) -> tuple[str, str]:
     left, eq, right = text.partition("=")
     if not eq or not left.strip() or not right.strip():
-        raise RefereeInputError(f"{what} {_shown(text)}: write it as {shape}")
+        raise RefereeInputError(f"{what} {quoted(text)}: write it as {shape}")
     return left.strip(), right.strip()
 
 
@@ -108,7 +103,7 @@ def _whole(text: str, what: str, low: int, high: int) -> int:
     """A whole number from ``low`` to ``high``, typed strictly (:func:`scorer.typed.whole_number`)."""
     number = whole_number(text)
     if number is None or not low <= number <= high:
-        raise RefereeInputError(f"{what}: a whole number from {low} to {high}, got {_shown(text)}")
+        raise RefereeInputError(f"{what}: a whole number from {low} to {high}, got {quoted(text)}")
     return number
 
 
@@ -120,7 +115,7 @@ def parse_players(text: str) -> int:
 def parse_game(text: str) -> int:
     """The game hole, typed: ``121`` or ``61``."""
     if text.strip() not in ("121", "61"):
-        raise RefereeInputError(f"game: 121 or 61, got {_shown(text)}")
+        raise RefereeInputError(f"game: 121 or 61, got {quoted(text)}")
     return int(text)
 
 
@@ -183,7 +178,7 @@ class Move:
 def parse_move(text: str, detections: Detections, groups: int) -> Move:
     """``5H=2``: the five of hearts belongs to group 2; ``5H=starter``: it is the starter."""
     card_text, to = _pair(text, "move", "CARD=GROUP or CARD=starter, e.g. 5H=2")
-    card = _named_card(card_text, f"move {_shown(text)}", list(detections.cards), seen=True)
+    card = _named_card(card_text, f"move {quoted(text)}", list(detections.cards), seen=True)
     group = None if to.lower() == "starter" else _whole(to, "a group's number", 1, groups)
     return Move(detections.cards.index(card), group)
 
@@ -299,7 +294,7 @@ def _fixed(detections: Detections, fixes: Iterable[str]) -> Detections:
     cards, confidence = list(detections.cards), detections.confidence.copy()
     for text in fixes:
         read_text, true_text = _pair(text, "fix", "READ=CARD, e.g. 6S=7H")
-        what = f"fix {_shown(text)}"
+        what = f"fix {quoted(text)}"
         row = cards.index(_named_card(read_text, what, cards, seen=True))
         cards[row], confidence[row] = _named_card(true_text, what, cards, seen=False), 1.0
     return detections.with_(cards=tuple(cards), confidence=confidence)
@@ -310,7 +305,7 @@ def _added(fixed: Detections, additions: Iterable[str],
     cards, boxes, moves = list(fixed.cards), list(fixed.xyxy), []
     for text in additions:
         card_text, beside = _pair(text, "add", "CARD=BESIDE or CARD=starter, e.g. 7H=8D")
-        what = f"add {_shown(text)}"
+        what = f"add {quoted(text)}"
         card = _named_card(card_text, what, cards, seen=False)
         if beside.lower() == "starter":
             moves.append(Move(len(cards), None))

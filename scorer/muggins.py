@@ -29,7 +29,7 @@ from typing import Literal
 
 from scorer.cards import Card
 from scorer.show import ScoreItem, Show, score_show
-from scorer.typed import whole_number
+from scorer.typed import quoted, whole_number
 
 __all__ = ["MAX_CLAIM", "ClaimVerdict", "InvalidClaimError", "Verdict", "check_claim", "parse_claim"]
 
@@ -79,10 +79,7 @@ def parse_claim(text: str | int) -> int:
 
 def _checked(claimed: object, shown: object) -> int:
     if isinstance(claimed, bool) or not isinstance(claimed, int) or not 0 <= claimed <= MAX_CLAIM:
-        text = repr(shown)
-        if len(text) > 24:  # a pasted page is not echoed back whole
-            text = f"{text[:16]}... ({len(str(shown))} characters)"
-        raise InvalidClaimError(f"a claim is a whole number from 0 to {MAX_CLAIM}, got {text}")
+        raise InvalidClaimError(f"a claim is a whole number from 0 to {MAX_CLAIM}, got {quoted(shown)}")
     return claimed
 
 

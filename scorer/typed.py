@@ -1,4 +1,4 @@
-"""Numbers a player types, read strictly, for every front end alike.
+"""What a player types, read strictly and quoted back briefly, for every front end alike.
 
 ``str.isdigit`` takes ``²`` (which ``int`` refuses with a traceback) and ``٣`` (which ``int`` reads
 as 3), and ``int`` of thousands of digits raises with Python's own words: a typed number is ASCII
@@ -23,3 +23,14 @@ def whole_number(text: object) -> int | None:
     if digits.isascii() and digits.isdigit() and len(digits.lstrip("0")) <= MAX_DIGITS:
         return int(digits)
     return None
+
+
+def quoted(value: object, longest: int = 24) -> str:
+    """``value`` as an error message quotes it: its ``repr``, cut to its first 12 characters past
+    ``longest``, so a pasted page in a field gets a one-line answer.
+
+    >>> quoted("abc"), quoted(3.5), quoted("x" * 5000)
+    ("'abc'", '3.5', "'xxxxxxxxxxxx'... (5000 characters)")
+    """
+    text = value if isinstance(value, str) else repr(value)
+    return repr(value) if len(text) <= longest else f"{text[:12]!r}... ({len(text)} characters)"
