@@ -1,5 +1,6 @@
 """Whole-table evaluation: composites tiled from real single-hand photos, and how a reading is judged."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -7,7 +8,7 @@ import pytest
 
 from scorer.cards import Card
 from training.eval.table_composite import compose, cut_starter
-from training.eval.table_eval import judge, summary
+from training.eval.table_eval import by_deck, judge, summary
 from training.synth.table_scene import PHOTO_SIZE, TableTruth
 from vision.detections import Detections
 
@@ -93,3 +94,13 @@ def test_a_cut_out_starter_carries_no_part_of_another_cards_box():
     cut, starter = cut_starter(photo, cards, np.array([0, 90, 0], np.uint8))
     assert str(starter) == "5H" and cut.shape == (70, 50, 3)
     assert (cut[60:, 40:] == [0, 90, 0]).all() and (cut[:60, :40] == 255).all()
+
+
+def test_renders_are_also_counted_by_deck_and_composites_are_not():
+    detections, boxes = _table([*(c for g in GROUPS for c in g), STARTER])
+    right = replace(judge(detections, 2, TRUTH, boxes, "render 2p-row", 0.1), deck="kde-standard")
+    wrong = replace(judge(detections[:12], 2, TRUTH, boxes, "render 2p-fan", 0.1), deck="kde-standard")
+    composite = judge(detections, 2, TRUTH, boxes, "composite 2p", 0.1)
+    decks = by_deck([right, wrong, composite])
+    assert set(decks) == {"kde-standard 2p", "kde-standard all"}
+    assert (decks["kde-standard 2p"]["photos"], decks["kde-standard 2p"]["both_right"]) == (2, 0.5)
