@@ -32,5 +32,8 @@ def quoted(value: object, longest: int = 24) -> str:
     >>> quoted("abc"), quoted(3.5), quoted("x" * 5000)
     ("'abc'", '3.5', "'xxxxxxxxxxxx'... (5000 characters)")
     """
-    text = value if isinstance(value, str) else repr(value)
+    try:
+        text = value if isinstance(value, str) else repr(value)
+    except ValueError:  # an int past Python's 4,300-digit limit on writing it out
+        return "a number of over 4,300 digits"
     return repr(value) if len(text) <= longest else f"{text[:12]!r}... ({len(text)} characters)"

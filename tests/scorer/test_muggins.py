@@ -80,7 +80,8 @@ def test_many_ways_are_summarised() -> None:
     assert not verdict.exact
 
 
-@pytest.mark.parametrize("claim", [-1, 30, 100, 2.0, "12", None, True, False])
+@pytest.mark.parametrize("claim", [-1, 30, 100, 2.0, "12", None, True, False,
+                                   pytest.param(10**5000, id="a 5001-digit int")])
 def test_claims_must_be_whole_numbers_0_to_29(claim: object) -> None:
     with pytest.raises(InvalidClaimError, match="a claim is a whole number from 0 to 29"):
         check_claim(show("5H 5D 4S 6C", "10D"), claim)  # type: ignore[arg-type]
