@@ -27,6 +27,7 @@ from scorer.referee import (
     CRIB,
     DEALER,
     DEALERS_PARTNER,
+    GAMES,
     HIS_HEELS,
     NAMES,
     PONE,
@@ -55,7 +56,6 @@ MAX_TABLE_CARDS = 21
 """Four hands, the crib and the starter: the most a table at the show holds (RULES.md)."""
 MAX_ENTRIES = 8
 """At most this many claims, calls, roles or moves in one request: a table has five counts."""
-GAMES = (121, 61)
 MAX_BOX_PX = 100_000
 """No photo the service reads is wider or taller (50 megapixels, 120 on the command line)."""
 
@@ -114,7 +114,7 @@ def parse_players(text: str) -> int:
 
 def parse_game(text: str) -> int:
     """The game hole, typed: ``121`` or ``61``."""
-    if text.strip() not in ("121", "61"):
+    if text.strip() not in [str(game) for game in GAMES]:
         raise RefereeInputError(f"game: 121 or 61, got {quoted(text)}")
     return int(text)
 

@@ -29,7 +29,7 @@ from scorer.muggins import check_claim
 from scorer.show import ScoreItem, Show, hand_size, score_show
 
 __all__ = [
-    "CRIB", "DEALER", "DEALERS_PARTNER", "HIS_HEELS", "NAMES", "PONE", "PONES_PARTNER", "SECOND",
+    "CRIB", "DEALER", "DEALERS_PARTNER", "GAMES", "HIS_HEELS", "NAMES", "PONE", "PONES_PARTNER", "SECOND",
     "CallError", "HouseRules", "MugginsCall", "Role", "Ruling", "RulingKind", "ShowOutcome", "TableCount",
     "TableError", "hand_of", "opponents", "rule_claim", "rule_show", "score_table", "seats", "show_order",
     "side_of", "sides",
@@ -52,6 +52,8 @@ CRIB = "crib"
 """The dealer's crib: always 4 cards, counted last, a 4-card flush scores nothing."""
 HIS_HEELS = "his heels"
 """The dealer's 2 for a jack starter: pegged at once, not part of any hand, never subject to muggins."""
+GAMES = (121, 61)
+"""The game holes: a full game (twice round the board) or a short one (once round)."""
 
 _SEATS: dict[int, tuple[Role, ...]] = {
     2: (PONE, DEALER),
@@ -534,7 +536,7 @@ def rule_show(
     >>> outcome.winner, outcome.ended_at, outcome.not_counted
     ('pone', 'pone', ('dealer', 'crib'))
     """
-    if game not in (61, 121):
+    if game not in GAMES:
         raise TableError(f"a game is to 121 or 61 points, not {game!r}")
     for role in claims:
         side_of(role, table.players)

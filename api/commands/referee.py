@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import api.commands.photo
 from api.commands.base import CliError, command
 from api.commands.photo import PHOTO_FORMATS, PHOTO_LIMITS, add_models_and_json
+from scorer.referee import GAMES
 
 if TYPE_CHECKING:  # imported when the command runs, not for `--help`
     from api.referee_schemas import Refereed, RefereeRequest
@@ -54,7 +55,7 @@ def _register_referee(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--score", action="append", default=[], metavar="SIDE=N",
                    help="a side's score as the show begins, below the game hole, e.g. dealer=110 (a claim of "
                         "game is checked); once a side")
-    p.add_argument("--game", type=int, choices=(121, 61), default=121, help="the game hole (default 121)")
+    p.add_argument("--game", type=int, choices=GAMES, default=GAMES[0], help="the game hole (default 121)")
     p.add_argument("--five-card", action="store_true",
                    help="five-card cribbage: hands of 3 cards, the crib of 4 (two players)")
     add_models_and_json(p, "/api/referee")
