@@ -379,7 +379,7 @@ def rule_claim(
     verdict = check_claim(show, claimed)
     if call is not None:
         _check_call(call, role, side, table.players, rules)
-    who = _name(DEALER if role == CRIB else role, table.players)
+    who = _name(side, table.players)
     what = "the crib" if role == CRIB else "the hand"
     head = f"{who[0].upper()}{who[1:]} claimed {claimed}{' for the crib' if role == CRIB else ''}, " \
            f"{what} is {show.total}"

@@ -7,6 +7,7 @@ import pytest
 
 from scorer.muggins import InvalidClaimError
 from scorer.referee import (
+    PONES_PARTNER,
     CallError,
     HouseRules,
     MugginsCall,
@@ -66,6 +67,18 @@ def test_four_players_peg_as_partners_the_crib_to_the_dealers_side() -> None:
     assert totals["pone"] == counted.show("pone").total + counted.show("pone's partner").total
     assert totals["dealer"] == sum(counted.show(r).total for r in ("dealer's partner", "dealer", "crib"))
     assert side_of("pone's partner", 4) == "pone" and side_of("dealer's partner", 4) == "dealer"
+
+
+def test_with_four_players_each_hand_is_claimed_by_its_partnership() -> None:
+    counted = table({"pone": "7H 8D 9C 2S", "dealer's partner": "QH 5C 4S 6D",
+                     "pone's partner": "2H 4H 6S 9D", "dealer": "AC AD 10S 3H", "crib": "JC QC 7C 8C"},
+                    "KS", players=4)
+    said = {role: rule_claim(counted, role, counted.show(role).total).message
+            for role in ("pone's partner", "dealer's partner", "crib")}
+    assert said["pone's partner"].startswith("Pone's side claimed ")
+    assert said["pone's partner"].endswith(f"pone's side pegs {counted.show(PONES_PARTNER).total}.")
+    assert said["dealer's partner"].startswith("The dealer's side claimed ")
+    assert said["crib"].startswith("The dealer's side claimed ")
 
 
 def test_five_card_cribbage_shows_three_card_hands_and_a_four_card_crib() -> None:
