@@ -194,15 +194,38 @@ function drawBoxes() {
   });
   if (!table) return;
   const size = Math.round(state.image.height / 22);
+  const placed = [];
   for (const g of table.groups) {
     const [x0, y0, x1, y1] = g.xyxy;
     const pad = size / 3;
     svg.append(makeSvg("rect", { x: x0 - pad, y: y0 - pad, width: x1 - x0 + 2 * pad, height: y1 - y0 + 2 * pad,
       class: `group role-${g.role.replace(/\W+/g, "-")}` }));
-    const label = makeSvg("text", { x: x1 + pad * 2, y: (y0 + y1) / 2, "font-size": size });
-    label.textContent = `${NAMES[g.role] || g.role} ${g.total === null ? "?" : g.total}`;
+    const text = `${NAMES[g.role] || g.role} ${g.total === null ? "?" : g.total}`;
+    const label = makeSvg("text", { ...groupLabelSpot(g.xyxy, pad * 2, size * 0.62 * text.length, size, placed),
+      "font-size": size });
+    label.textContent = text;
     svg.append(label);
   }
+}
+
+/** Where a group's name and total go: right of the group, else left of, above or below it; the first
+ * place inside the photo and clear of the labels already `placed` (a group at the photo's right edge
+ * had its label cut off, and two groups side by side had theirs overlap). */
+function groupLabelSpot([x0, y0, x1, y1], gap, textWidth, size, placed) {
+  const { width, height } = state.image;
+  const middle = (y0 + y1) / 2 + size / 3;
+  const across = Math.max(0, Math.min(x0, width - textWidth));
+  const spots = [
+    { x: x1 + gap, y: middle, left: x1 + gap },
+    { x: x0 - gap, y: middle, left: x0 - gap - textWidth, "text-anchor": "end" },
+    { x: across, y: y0 - gap, left: across },
+    { x: across, y: y1 + gap + size, left: across },
+  ].map((spot) => ({ ...spot, box: [spot.left, spot.y - size, spot.left + textWidth, spot.y + size * 0.3] }));
+  const inside = spots.filter(({ box: [a, b, c, d] }) => a >= 0 && b >= 0 && c <= width && d <= height);
+  const clear = inside.find(({ box: [a, b, c, d] }) => !placed.some(([e, f, g, h]) => a < g && c > e && b < h && d > f));
+  const { box, left, ...spot } = clear || inside[0] || spots[2];
+  placed.push(box);
+  return spot;
 }
 
 function roleChooser(g) {

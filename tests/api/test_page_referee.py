@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from support import ROOT, DrawnPhoto, needs_chromium, serving, wait_until
+from support import ROOT, DrawnPhoto, draw_table, needs_chromium, serving, wait_until
 from test_api_referee import table_photo
 
 from scorer.cards import Card
@@ -65,8 +65,23 @@ def misread(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def server(photo, big_show, starter_missed, misread):
-    with serving(photo[0], big_show[0], starter_missed[0], misread[0]) as url:
+def four_players(tmp_path_factory):
+    """Four hands in the photo's corners, the crib in the middle and the starter at the right edge."""
+    rows = (("AH 2D 3C 4S", 250, 250), ("5H 6D 7C 8S", 250, 1450), ("9H 10D JC QS", 1550, 250),
+            ("KH AD 2C 3S", 1550, 1450), ("4H 5D 6C 7S", 900, 700))
+    cards, centers = [], []
+    for text, y, x0 in rows:
+        for k, card in enumerate(text.split()):
+            cards.append(card)
+            centers.append((x0 + 180 * k, y))
+    drawn = draw_table(" ".join([*cards, "8H"]), [*centers, (2250, 900)], size=(2400, 1840),
+                       card_px=(160, 224))
+    return saved(drawn, tmp_path_factory, "four")
+
+
+@pytest.fixture(scope="module")
+def server(photo, big_show, starter_missed, misread, four_players):
+    with serving(photo[0], big_show[0], starter_missed[0], misread[0], four_players[0]) as url:
         yield url
 
 
@@ -198,4 +213,22 @@ def test_a_card_that_is_not_one_of_the_tables_is_taken_off(browser, server, phot
     page.wait_for_selector("#referee-status.error")
     assert "found 12" in page.inner_text("#referee-status")
     assert page.is_hidden("#referee-form") and page.is_visible("#referee-add")
+    assert errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(390, 844), (320, 568)])
+def test_a_four_player_table_fits_a_phone_its_labels_inside_the_photo_and_apart(browser, server, four_players,
+                                                                               width, height):
+    page, errors = opened(browser, server, width, height)
+    page.select_option("#referee-players", "4")
+    read_table(page, four_players[1])
+    assert len(page.query_selector_all("#referee-groups li.referee-group")) == 5
+    assert page.evaluate("document.documentElement.scrollWidth") == width  # nothing wider than the phone
+    boxes = page.evaluate("""() => [...document.querySelectorAll('#referee-boxes text')].map((t) => {
+        const b = t.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; })""")
+    photo_w, photo_h = four_players[0].size
+    assert len(boxes) == 5
+    assert all(x0 >= 0 and y0 >= 0 and x1 <= photo_w and y1 <= photo_h for x0, y0, x1, y1 in boxes)
+    assert not any(a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+                   for i, a in enumerate(boxes) for b in boxes[i + 1:])
     assert errors == []
