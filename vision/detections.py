@@ -35,6 +35,11 @@ def box_gaps(boxes: np.ndarray) -> np.ndarray:
     return np.hypot(np.clip(dx, 0, None), np.clip(dy, 0, None))
 
 
+def long_sides(boxes: np.ndarray) -> np.ndarray:
+    """Each box's (xyxy) longer side in pixels: an index's size whichever way its card is turned."""
+    return np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+
+
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(N, M) intersection over union of every box of ``a`` with every box of ``b`` (xyxy)."""
     shared, area_a, area_b = box_overlaps(a, b)

@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.config import for_the_table
 from vision.decode import Photo, open_photo
-from vision.detections import CHECK_BELOW, Detections, Expected, box_gaps, box_overlaps
+from vision.detections import CHECK_BELOW, Detections, Expected, box_gaps, box_overlaps, long_sides
 from vision.pipeline import Recognizer, default_recognizer
 from vision.table import TableLayout, find_groups, table_cards
 
@@ -105,10 +105,9 @@ measured on the renders' labels, 2.0-5.0 from the 5th to the 95th percentile, 6.
 def _card_reach(detections: Detections) -> float:
     """Pixels: how far apart one card's corner indices can lie in this photo, from the median index's
     long side (:data:`CORNERS_APART`), or the median card box where the cards show both corners."""
-    sides = [np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]) for b in detections.indices]
-    boxes = detections.xyxy
-    card = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
-    return max(card, CORNERS_APART * float(np.median(np.concatenate(sides))))
+    card = float(np.median(long_sides(detections.xyxy)))
+    index = float(np.median(np.concatenate([long_sides(b) for b in detections.indices])))
+    return max(card, CORNERS_APART * index)
 
 
 def placed_by_indices(detections: Detections) -> Detections:

@@ -30,6 +30,7 @@ import numpy as np
 
 from training.data import yolo
 from training.synth.export import MIN_LABEL_VISIBLE
+from vision.detections import long_sides
 
 INDEX_CLASS = 0
 
@@ -46,7 +47,7 @@ def zoom_window(boxes: np.ndarray, width: int, height: int, index_px: float, tra
     window would be (nearly) the whole render: the indices are that big already."""
     if not len(boxes):
         return None
-    median = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+    median = float(np.median(long_sides(boxes)))
     long_side = median * train_size / index_px
     if long_side >= 0.9 * max(width, height):
         return None

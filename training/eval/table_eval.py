@@ -59,6 +59,11 @@ class TableResult:
     deck: str = ""
     """A render's deck (held out from training); empty for a composite of real photos."""
 
+    @property
+    def players(self) -> str:
+        """The layout's players, ``2p``-``4p`` (a render's layout also names its style: ``2p-row``)."""
+        return self.layout.split()[1].split("-")[0]
+
 
 def _truth_of_rows(detections: Detections, boxes: list[tuple[str, Box]]) -> list[str | None]:
     """The true card under each detection: the card it reads where that card is on the table, else
@@ -153,7 +158,7 @@ def summary(results: list[TableResult]) -> dict[str, dict[str, float]]:
         source, kind = r.layout.split()
         by[r.layout].append(r)
         if "-" in kind:  # a render's players and style: also counted with its players' kind
-            by[f"{source} {kind.split('-')[0]}"].append(r)
+            by[f"{source} {r.players}"].append(r)
         by[f"all {source}s"].append(r)
     return {name: {"photos": len(rs), "groups_right": _share(r.groups_right for r in rs),
                    "cards_right": _share(r.cards_right for r in rs),
@@ -171,8 +176,7 @@ def by_deck(results: list[TableResult]) -> dict[str, dict[str, float]]:
     by: dict[str, list[TableResult]] = defaultdict(list)
     for r in results:
         if r.deck:
-            players = r.layout.split()[1].split("-")[0]
-            by[f"{r.deck} {players}"].append(r)
+            by[f"{r.deck} {r.players}"].append(r)
             by[f"{r.deck} all"].append(r)
     return {name: {"photos": len(rs), "both_right": _share(r.groups_right and r.cards_right for r in rs)}
             for name, rs in sorted(by.items())}
