@@ -92,6 +92,9 @@ class RecognizerConfig:
     """Boxes read as different cards are one place when they nest and share this much of the smaller."""
     show_fill_floor: float = 0.65
     """Reading a show, a card short of the line makes up the number when it reads at least this."""
+    corners_apart: float | None = None
+    """Indices read as one card but farther apart than this many index sizes are two cards, the one
+    read less surely taking its next likeliest card; None: one card, wherever its indices lie."""
 
 
 TABLE_FILL_FLOOR = 0.5
@@ -99,6 +102,11 @@ TABLE_FILL_FLOOR = 0.5
 not: a table names its number of cards (13-21), so a card read at 0.5-0.65 (small clubs, mostly) is
 likelier the one missing than nothing; it is marked to check
 (docs/experiments/54-a-table-makes-up-its-number.md)."""
+
+
+CORNERS_APART = 6.0
+"""Index sizes: the most empty space between one card's two corner indices (their boxes' long side;
+measured on the renders' labels, 2.0-5.0 from the 5th to the 95th percentile, 6.05 at most)."""
 
 
 def for_the_table(config: RecognizerConfig) -> RecognizerConfig:
@@ -109,4 +117,4 @@ def for_the_table(config: RecognizerConfig) -> RecognizerConfig:
     :data:`TABLE_FILL_FLOOR`. A one-hand photo is read as ever: these settings are used only where the
     player said the photo holds the table (docs/experiments/51-whole-table.md)."""
     return replace(config, min_long_side=2000, fine_long_side=4000, large_photo_detector_size=1024,
-                   show_fill_floor=TABLE_FILL_FLOOR)
+                   show_fill_floor=TABLE_FILL_FLOOR, corners_apart=CORNERS_APART)

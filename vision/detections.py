@@ -35,6 +35,26 @@ def box_gaps(boxes: np.ndarray) -> np.ndarray:
     return np.hypot(np.clip(dx, 0, None), np.clip(dy, 0, None))
 
 
+def linked(boxes: np.ndarray, reach: float | np.ndarray) -> list[list[int]]:
+    """``boxes`` (N, 4) in clusters: single linkage over gaps of at most ``reach`` pixels (one
+    distance, or (N, N): one per pair)."""
+    near = box_gaps(boxes) <= reach
+    clusters: list[list[int]] = []
+    left = set(range(len(boxes)))
+    while left:
+        todo = [min(left)]
+        left.discard(todo[0])
+        cluster = []
+        while todo:
+            i = todo.pop()
+            cluster.append(i)
+            joined = [j for j in left if near[i, j]]
+            left.difference_update(joined)
+            todo += joined
+        clusters.append(sorted(cluster))
+    return clusters
+
+
 def long_sides(boxes: np.ndarray) -> np.ndarray:
     """Each box's (xyxy) longer side in pixels: an index's size whichever way its card is turned."""
     return np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])

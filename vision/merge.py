@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from scorer.cards import Card
-from vision.detections import Detections, Expected, box_iou, box_overlaps
+from vision.detections import Detections, Expected, box_iou, box_overlaps, linked, long_sides
 
 
 def nested(xyxy: np.ndarray, min_cover: float = 0.0) -> np.ndarray:
@@ -41,7 +41,7 @@ def _outread(xyxy: np.ndarray, best: np.ndarray, sure: np.ndarray, is_card: np.n
 def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card | None],
                   card_confidence: float, sure_index_confidence: float = 0.0,
                   nest_cover: float = 0.0, expected: Expected | None = None,
-                  fill_floor: float = 0.0) -> Detections:
+                  fill_floor: float = 0.0, corners_apart: float | None = None) -> Detections:
     """One detection per card: indices read as the same card are its two corners.
 
     ``probs`` (N, classes) are the classifier's readings of the N indices; ``class_cards`` names
@@ -57,6 +57,11 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
     guesses at one index, half of it cut by an overlapping card or a pip beside it taken in, so
     only the surest reading among them counts.
 
+    With ``corners_apart`` (a whole table, where a misread card often reads as one on the table),
+    indices read alike count as one card only within that many index sizes of each other; farther
+    apart they are two cards, the one read less surely taking its next likeliest
+    (:func:`_each_card_once`).
+
     With ``expected`` (the player said how many cards the photo holds, :class:`Expected`), where
     fewer cards pass the line the likeliest of those short of it (at ``fill_floor`` or more) make
     up the number (``made_up`` on their rows); a card ``expected.besides`` names is not counted.
@@ -69,17 +74,16 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
     best = card_probs.argmax(axis=1)
     is_card = card_probs[np.arange(len(best)), best] > probs[:, none].max(axis=1, initial=0)
     is_card &= ~_outread(indices.xyxy, best, card_probs.max(axis=1), is_card, nest_cover)
+    if corners_apart is not None:
+        probs, best, is_card = _each_card_once(indices.xyxy, probs, none, best, is_card, corners_apart)
     groups: dict[int, list[int]] = {}
     for i in np.flatnonzero(is_card):
         groups.setdefault(int(best[i]), []).append(int(i))
     rows, short = [], []
     for cls, members in groups.items():
-        logp = np.log(np.clip(probs[members], 1e-6, 1)).sum(axis=0)
-        joint = np.exp(logp - logp.max())
-        joint /= joint.sum()
         # The detector's score already gated each index (index_confidence); multiplying it in
         # again would punish real photos twice, where it runs lower than on synthetic ones.
-        p_card = float(joint[cls])
+        p_card = _joint(probs[members], cls)
         members = sorted(members, key=lambda i: -probs[i, cls])  # its surest-read index first
         boxes = indices.xyxy[members]
         union = np.array([boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max()])
@@ -98,6 +102,45 @@ def merge_indices(indices: Detections, probs: np.ndarray, class_cards: list[Card
         indices=tuple(r[3] for r in rows),
         data={"made_up": np.array([r[4] for r in rows])} if expected is not None else {},
     )
+
+
+def _each_card_once(xyxy: np.ndarray, probs: np.ndarray, none: list[int], best: np.ndarray,
+                    is_card: np.ndarray, corners_apart: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The readings ``probs`` with each card read in one place, and per index its card (``best``) and
+    whether it is one (``is_card``). Indices read as one card but farther apart than ``corners_apart``
+    times the larger's size (a card's corners lie closer) are two cards, one misread: a deck holds
+    each card once. The place
+    that reads the card surest keeps it (its indices' joint reading; of as sure, the one with more
+    indices); at the others that card is ruled out, and their readings of the rest weigh the more."""
+    probs = probs.copy()
+    while True:
+        moved = False
+        for cls in np.unique(best[is_card]):
+            members = np.flatnonzero(is_card & (best == cls))
+            sizes = long_sides(xyxy[members])
+            places = linked(xyxy[members], corners_apart * np.maximum(sizes[:, None], sizes[None, :]))
+            if len(places) < 2:
+                continue
+            keep = max(places, key=lambda c: (_joint(probs[members[c]], cls), len(c)))
+            for place in places:
+                if place is not keep:
+                    probs[members[place], cls] = 0
+                    moved = True
+        if not moved:
+            return probs, best, is_card
+        probs /= probs.sum(axis=1, keepdims=True)
+        card_probs = probs.copy()
+        card_probs[:, none] = 0
+        best = card_probs.argmax(axis=1)
+        is_card &= card_probs[np.arange(len(best)), best] > probs[:, none].max(axis=1, initial=0)
+
+
+def _joint(probs: np.ndarray, cls: int) -> float:
+    """How surely indices ``probs`` (K, classes) read together as class ``cls``: their
+    log-probabilities summed, so a clear corner outweighs a blurred one."""
+    logp = np.log(np.clip(probs, 1e-6, 1)).sum(axis=0)
+    joint = np.exp(logp - logp.max())
+    return float(joint[cls] / joint.sum())
 
 
 def _making_up(kept: list[tuple], short: list[tuple], expected: Expected, floor: float) -> list[tuple]:

@@ -162,7 +162,7 @@ class Recognizer:
         (:func:`~vision.merge.merge_indices`)."""
         cfg = self.config
         return merge_indices(indices, probs, self.class_cards, cfg.card_confidence, cfg.sure_index_confidence,
-                             cfg.nest_cover, expected, cfg.show_fill_floor)
+                             cfg.nest_cover, expected, cfg.show_fill_floor, cfg.corners_apart)
 
 
 def in_photo_pixels(cards: Detections, scale: float) -> Detections:

@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.config import for_the_table
 from vision.decode import Photo, open_photo
-from vision.detections import CHECK_BELOW, Detections, Expected, box_gaps, box_overlaps, long_sides
+from vision.detections import CHECK_BELOW, Detections, Expected, box_overlaps
 from vision.pipeline import Recognizer, default_recognizer
 from vision.table import TableLayout, find_groups, table_cards
 
@@ -73,76 +73,13 @@ first look read short or wrong (14 cards missed or misread), alone it missed or 
 1024 px, 12); combined with the first look it took the renders a person could read whole from 88%
 to 91% cards right (docs/experiments/51-whole-table.md)."""
 
-_LARGER = 1.5
-"""Of two places holding as many of a card's indices, the one whose boxes cover this many times more
-is the card's; closer than that, neither is chosen."""
-
-
-def _linked(boxes: np.ndarray, reach: float) -> list[list[int]]:
-    """``boxes`` (N, 4) in clusters: single linkage over gaps of at most ``reach`` pixels."""
-    near = box_gaps(boxes) <= reach
-    clusters: list[list[int]] = []
-    left = set(range(len(boxes)))
-    while left:
-        todo = [min(left)]
-        left.discard(todo[0])
-        cluster = []
-        while todo:
-            i = todo.pop()
-            cluster.append(i)
-            linked = [j for j in left if near[i, j]]
-            left.difference_update(linked)
-            todo += linked
-        clusters.append(sorted(cluster))
-    return clusters
-
-
-CORNERS_APART = 6.0
-"""Index sizes: the most empty space between one card's two corner indices (their boxes' long side;
-measured on the renders' labels, 2.0-5.0 from the 5th to the 95th percentile, 6.05 at most)."""
-
-
-def _card_reach(detections: Detections) -> float:
-    """Pixels: how far apart one card's corner indices can lie in this photo, from the median index's
-    long side (:data:`CORNERS_APART`), or the median card box where the cards show both corners."""
-    card = float(np.median(long_sides(detections.xyxy)))
-    index = float(np.median(np.concatenate([long_sides(b) for b in detections.indices])))
-    return max(card, CORNERS_APART * index)
-
-
-def placed_by_indices(detections: Detections) -> Detections:
-    """Each card's box drawn round the indices that lie together: an index farther than a card's length
-    from the card's other indices cannot be one of its corners (a neighbour's index or a pip misread
-    as it), and a box stretched to it spans two players' cards and joins their groups (on the
-    composites, 10 of 60 tables were split wrongly so). The most indices lying together win; of as
-    many, the larger by :data:`_LARGER` (a pip or a cut index is smaller); else the one holding the
-    index read surest (:func:`~vision.merge.merge_indices` lists it first): a back's pattern or a
-    neighbour's index read as the card reads it less surely than its own corner does."""
-    if len(detections) < 2:
-        return detections
-    reach = _card_reach(detections)
-    xyxy, quad, indices = detections.xyxy.copy(), detections.quad.copy(), list(detections.indices)
-    for row, boxes in enumerate(detections.indices):
-        boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
-        area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-        clusters = sorted(_linked(boxes, reach), key=lambda c: (len(c), area[c].sum()), reverse=True)
-        if len(clusters) < 2:
-            continue
-        most = clusters[0]
-        tied = [c for c in clusters if len(c) == len(most) and _LARGER * area[c].sum() > area[most].sum()]
-        kept = boxes[next((c for c in tied if 0 in c), most)]
-        indices[row] = kept
-        x0, y0, x1, y1 = kept[:, 0].min(), kept[:, 1].min(), kept[:, 2].max(), kept[:, 3].max()
-        xyxy[row], quad[row] = (x0, y0, x1, y1), ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
-    return detections.with_(xyxy=xyxy, quad=quad, indices=tuple(indices))
-
-
 def as_table(detections: Detections, players: int, *, five_card: bool = False) -> Detections:
     """A whole-table photo's cards (read told the table's number) as the table holds them: those
-    beyond its number set aside (:func:`least_sure_aside`), each placed by its indices lying
-    together (:func:`placed_by_indices`)."""
+    beyond its number set aside (:func:`least_sure_aside`). Each card's box is already round its
+    own corners: the table's reading takes indices read alike as one card only within a card's
+    reach of each other (:attr:`~vision.config.RecognizerConfig.corners_apart`)."""
     kept, _ = least_sure_aside(detections, table_cards(players, five_card=five_card))
-    return placed_by_indices(kept)
+    return kept
 
 
 def in_doubt(cards: Detections, number: int) -> bool:

@@ -162,3 +162,61 @@ def test_a_named_starter_in_view_is_kept_and_not_counted():
 def test_a_photo_holds_no_fewer_than_no_cards():
     with pytest.raises(ValueError, match="0 or more"):
         Expected(-1)
+
+
+# Reading a whole table: a card's corners lie at most a card apart (``corners_apart`` index sizes).
+TABLE_CLASSES: list[Card | None] = [Card.parse(c) for c in ("7S", "7C", "KD")] + [None]
+
+
+def test_one_card_read_in_two_places_a_table_apart_is_two_cards_the_less_sure_read_next_likeliest():
+    # The seven of spades' two corners read surely; far off, the seven of clubs' corner reads as
+    # the seven of spades, its clubs a close second. A deck holds one seven of spades.
+    boxes = indices((0, 0, 10, 20), (30, 40, 40, 60), (1000, 0, 1010, 20))
+    readings = probs([0.98, 0.01, 0.0, 0.01], [0.97, 0.02, 0.0, 0.01], [0.6, 0.35, 0.0, 0.05])
+    found = merge_indices(boxes, readings, TABLE_CLASSES, 0.3, corners_apart=6.0)
+    assert [str(c) for c in found.cards] == ["7S", "7C"]
+    assert found.indices[0].tolist() == [[0, 0, 10, 20], [30, 40, 40, 60]]
+    assert found.confidence[1] == pytest.approx(0.35 / 0.4, abs=1e-3)
+
+
+def test_without_corners_apart_indices_read_alike_are_one_card_wherever_they_lie():
+    boxes = indices((0, 0, 10, 20), (1000, 0, 1010, 20))
+    readings = probs([0.98, 0.01, 0.0, 0.01], [0.6, 0.35, 0.0, 0.05])
+    assert [str(c) for c in merge_indices(boxes, readings, TABLE_CLASSES, 0.3).cards] == ["7S"]
+
+
+def test_a_card_read_in_two_places_keeps_the_place_read_surest_not_the_one_with_more_corners():
+    # One sure corner of the seven of spades at 1000; two unsure corners at 0 read it too.
+    boxes = indices((0, 0, 10, 20), (30, 40, 40, 60), (1000, 0, 1010, 20))
+    readings = probs([0.55, 0.4, 0.0, 0.05], [0.55, 0.4, 0.0, 0.05], [0.99, 0.0, 0.0, 0.01])
+    found = merge_indices(boxes, readings, TABLE_CLASSES, 0.3, corners_apart=6.0)
+    assert [str(c) for c in found.cards] == ["7C", "7S"]
+    assert len(found.indices[0]) == 2
+
+
+def test_the_place_that_gives_way_is_no_card_where_none_is_likelier_than_its_next_card():
+    # A back's pattern far off read as the seven of spades, otherwise most like nothing.
+    boxes = indices((0, 0, 10, 20), (1000, 0, 1010, 20))
+    readings = probs([0.99, 0.0, 0.0, 0.01], [0.5, 0.05, 0.05, 0.4])
+    found = merge_indices(boxes, readings, TABLE_CLASSES, 0.3, corners_apart=6.0)
+    assert [str(c) for c in found.cards] == ["7S"] and found.indices[0].tolist() == [[0, 0, 10, 20]]
+
+
+def test_a_card_read_in_three_places_gives_way_twice():
+    # 7S at 0 surely; at 500 and 1000 two places misread as it, each then read as the seven of
+    # clubs: the surer keeps the clubs, the other takes its third likeliest, the king of diamonds.
+    boxes = indices((0, 0, 10, 20), (500, 0, 510, 20), (1000, 0, 1010, 20))
+    readings = probs([0.99, 0.0, 0.0, 0.01], [0.6, 0.38, 0.0, 0.02], [0.5, 0.3, 0.19, 0.01])
+    found = merge_indices(boxes, readings, TABLE_CLASSES, 0.1, corners_apart=6.0)
+    assert [str(c) for c in found.cards] == ["7S", "7C", "KD"]
+
+
+def test_a_cards_two_corners_four_of_its_index_sizes_apart_stay_one_card_though_other_cards_are_smaller():
+    # A card near the camera: its indices twice the size of the far cards', its corners 200 px apart
+    # (four of its own index sizes; ten of the far cards').
+    near = indices((0, 0, 25, 50), (225, 250, 250, 300), (1000, 0, 1010, 20), (1100, 0, 1110, 20))
+    readings = probs([0.98, 0.01, 0.0, 0.01], [0.97, 0.02, 0.0, 0.01], [0.0, 0.99, 0.0, 0.01],
+                     [0.0, 0.0, 0.99, 0.01])
+    found = merge_indices(near, readings, TABLE_CLASSES, 0.5, corners_apart=6.0)
+    assert [str(c) for c in found.cards] == ["7S", "7C", "KD"]
+    assert len(found.indices[0]) == 2

@@ -15,7 +15,6 @@ from vision.table_read import (
     combined,
     in_doubt,
     least_sure_aside,
-    placed_by_indices,
     read_table,
     table_cards,
     table_reader,
@@ -82,35 +81,20 @@ def test_a_table_of_its_number_sets_nothing_aside():
     assert len(least_sure_aside(cards, 2)[1]) == 0
 
 
-def test_an_index_a_table_away_from_its_cards_other_corners_is_not_one_of_them():
-    corners = [_index(0, 0), _index(160, 200), _index(0, 200)]
-    cards = _cards(("2H", 0.99, [*corners, _index(2000, 0)]),
-                   ("JH", 0.99, [_index(2000, 60), _index(2160, 260)]))
-    placed = placed_by_indices(cards)
-    assert placed.xyxy[0].tolist() == [0, 0, 180, 240]
-    assert len(placed.indices[0]) == 3
+def test_a_table_reads_one_card_in_two_places_a_table_apart_as_two_cards_where_a_hand_reads_one():
+    # The seven of spades read surely at one end of the table; at the other, the seven of clubs'
+    # corner read as the seven of spades, clubs a close second. A deck holds one seven of spades.
+    hand, table = RecognizerConfig(), for_the_table(RecognizerConfig())
+    classes = [Card.parse(c) for c in ("7S", "7C")] + [None]
+    readings = np.array([[0.99, 0, 0.01], [0.55, 0.4, 0.05]], np.float32)
+    boxes = Detections(xyxy=[_index(0, 0), _index(2000, 0)], confidence=[0.9, 0.9])
 
+    def read(cfg: RecognizerConfig) -> list[str]:
+        found = merge_indices(boxes, readings, classes, cfg.card_confidence, cfg.sure_index_confidence,
+                              cfg.nest_cover, Expected(2), cfg.show_fill_floor, cfg.corners_apart)
+        return [str(c) for c in found.cards]
 
-def test_a_cards_two_corners_a_card_apart_stay_one_card_where_the_others_show_one_corner():
-    # In piles most cards show one index, so their boxes are an index's size; the 9 of spades shows
-    # both corners, about four index sizes apart (a card's diagonal), and is not cut to one.
-    piled = [(card, 0.99, [_index(400 * i, 400)]) for i, card in enumerate("5H KD 5C 2S".split())]
-    cards = _cards(("9S", 0.99, [_index(0, 0), _index(150, 60)]), *piled)
-    assert placed_by_indices(cards).xyxy[0].tolist() == [0, 0, 170, 100]
-
-
-def test_of_two_lone_indices_far_apart_the_larger_places_the_card():
-    cards = _cards(("3H", 0.99, [_index(0, 0, 70), _index(2000, 0, 20)]), ("8H", 0.99, [_index(2000, 40)]))
-    assert placed_by_indices(cards).xyxy[0].tolist() == [0, 0, 35, 70]
-
-
-def test_of_two_lone_indices_far_apart_and_alike_the_surer_read_places_the_card():
-    # merge_indices lists a card's indices surest-read first: here the one at 2000 (a pack's back
-    # read as the 3 of hearts, say) is the second, so the card stays at 0, not stretched across.
-    cards = _cards(("3H", 0.99, [_index(0, 0), _index(2000, 0)]), ("8H", 0.99, [_index(2000, 100)]))
-    assert placed_by_indices(cards).xyxy[0].tolist() == [0, 0, 20, 40]
-    cards = _cards(("3H", 0.99, [_index(2000, 0), _index(0, 0)]), ("8H", 0.99, [_index(2000, 100)]))
-    assert placed_by_indices(cards).xyxy[0].tolist() == [2000, 0, 2020, 40]
+    assert read(hand) == ["7S"] and read(table) == ["7S", "7C"]
 
 
 def test_a_table_short_of_its_number_or_with_a_card_to_check_is_in_doubt():
