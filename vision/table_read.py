@@ -83,9 +83,10 @@ def as_table(detections: Detections, players: int, *, five_card: bool = False) -
 
 
 def in_doubt(cards: Detections, number: int) -> bool:
-    """Whether a table's reading calls for the closer look: short of the table's ``number``, or a card
-    the player would be asked to check (read below :data:`~vision.detections.CHECK_BELOW`)."""
-    return len(cards) < number or bool((cards.confidence < CHECK_BELOW).any())
+    """Whether a table's reading calls for the closer look: not the table's ``number`` of cards (short,
+    or one to set aside: a card misread, or a false one surer than a true one), or a card the player
+    would be asked to check (read below :data:`~vision.detections.CHECK_BELOW`)."""
+    return len(cards) != number or bool((cards.confidence < CHECK_BELOW).any())
 
 
 def closer_reader(reader: Recognizer) -> Recognizer:
@@ -107,11 +108,16 @@ def _same_place(a: Detections, b: Detections) -> np.ndarray:
     return np.array(out, bool)
 
 
-def combined(closer: Detections, coarse: Detections) -> Detections:
-    """The closer look's cards, and the coarse look's cards it did not read anywhere else: a card read
-    at both scales keeps the finer reading, as does a place read as two different cards."""
+def combined(closer: Detections, coarse: Detections, number: int) -> Detections:
+    """The closer look's cards, and the coarse look's cards it did not read anywhere else, the surest
+    first, up to the table's ``number``: a card read at both scales keeps the finer reading, as does
+    a place read as two different cards, and where the closer look reads the table's number, a card
+    only the coarse look read (at a quarter of the pixels) is the one too many."""
     fresh = np.array([card not in closer.cards for card in coarse.cards], bool)
-    keep = fresh & ~_same_place(coarse, closer)
+    fresh &= ~_same_place(coarse, closer)
+    room = max(number - len(closer), 0)
+    keep = np.zeros(len(coarse), bool)
+    keep[[i for i in np.argsort(-coarse.confidence, kind="stable") if fresh[i]][:room]] = True
     both = Detections.merge([closer, coarse[keep]])
     return both[np.argsort(both.xyxy[:, 0], kind="stable")] if len(both) else both
 
@@ -120,15 +126,16 @@ def read_table_cards(photo: Photo, players: int, *, five_card: bool = False,
                      reader: Recognizer | None = None) -> Detections:
     """The cards of a decoded whole-table photo, read by ``reader`` (a :func:`table_reader`) told the
     table's number, so that cards short of the line make up a number short (:func:`as_table`). A
-    reading :func:`in_doubt` is read again closer, at full size (:func:`closer_reader`), and the two
-    readings :func:`combined`."""
+    reading :func:`in_doubt` (short, a card too many, or one to check) is read again closer, at full
+    size (:func:`closer_reader`), and the two readings :func:`combined`."""
     reader = reader or table_reader()
     number = table_cards(players, five_card=five_card)
-    cards = as_table(reader.recognize_photo(photo, Expected(number)), players, five_card=five_card)
-    if photo.finer is None or not in_doubt(cards, number):
+    read = reader.recognize_photo(photo, Expected(number))
+    cards = as_table(read, players, five_card=five_card)
+    if photo.finer is None or not in_doubt(read, number):
         return cards
     closer = closer_reader(reader).recognize_photo(photo.finer(), Expected(number))
-    return as_table(combined(closer, cards), players, five_card=five_card)
+    return as_table(combined(closer, cards, number), players, five_card=five_card)
 
 
 def read_table_photo(photo: Photo, players: int, *, five_card: bool = False,

@@ -103,17 +103,38 @@ def test_a_table_short_of_its_number_or_with_a_card_to_check_is_in_doubt():
     assert (in_doubt(sure, 2), in_doubt(sure, 3), in_doubt(unsure, 2)) == (False, True, True)
 
 
+def test_a_table_read_with_a_card_too_many_is_in_doubt_though_every_card_is_sure():
+    # One card beyond the number is set aside by how surely it reads: a false card read surer than a
+    # true one puts the true one aside, so the closer look is asked.
+    read = _cards(("5H", 0.99, [_index(0, 0)]), ("5C", 0.99, [_index(100, 0)]),
+                  ("QC", 0.96, [_index(200, 0)]))
+    assert in_doubt(read, 3) is False and in_doubt(read, 2) is True
+
+
 def test_the_closer_reading_of_a_place_wins_and_the_coarse_look_adds_what_it_missed():
     coarse = _cards(("AS", 0.82, [_index(0, 0)]), ("9C", 0.99, [_index(300, 0)]))
     closer = _cards(("AC", 0.97, [_index(2, 1)]))
-    both = combined(closer, coarse)
+    both = combined(closer, coarse, 2)
     assert [str(c) for c in both.cards] == ["AC", "9C"]
+
+
+def test_where_the_closer_look_reads_the_tables_number_a_card_only_the_coarse_look_read_is_too_many():
+    closer = _cards(("5H", 0.99, [_index(0, 0)]), ("8S", 0.72, [_index(100, 0)]))
+    coarse = _cards(("5H", 0.99, [_index(0, 0)]), ("QC", 0.95, [_index(300, 300)]))
+    assert [str(c) for c in combined(closer, coarse, 2).cards] == ["5H", "8S"]
+
+
+def test_the_coarse_look_fills_what_the_closer_look_missed_surest_first():
+    closer = _cards(("5H", 0.99, [_index(0, 0)]))
+    coarse = _cards(("KD", 0.7, [_index(100, 0)]), ("2C", 0.9, [_index(200, 0)]))
+    assert [str(c) for c in combined(closer, coarse, 2).cards] == ["5H", "2C"]
+    assert [str(c) for c in combined(closer, coarse, 3).cards] == ["5H", "KD", "2C"]
 
 
 def test_a_card_read_in_both_looks_is_kept_once_as_the_closer_look_read_it():
     coarse = _cards(("9C", 0.9, [_index(300, 0)]))
     closer = _cards(("9C", 0.99, [_index(302, 0)]))
-    both = combined(closer, coarse)
+    both = combined(closer, coarse, 1)
     assert [str(c) for c in both.cards] == ["9C"] and both.confidence[0] == pytest.approx(0.99)
 
 
