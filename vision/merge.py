@@ -109,9 +109,9 @@ def _each_card_once(xyxy: np.ndarray, probs: np.ndarray, none: list[int], best: 
     """The readings ``probs`` with each card read in one place, and per index its card (``best``) and
     whether it is one (``is_card``). Indices read as one card but farther apart than ``corners_apart``
     times the larger's size (a card's corners lie closer) are two cards, one misread: a deck holds
-    each card once. The place
-    that reads the card surest keeps it (its indices' joint reading; of as sure, the one with more
-    indices); at the others that card is ruled out, and their readings of the rest weigh the more."""
+    each card once. The place that reads the card surest keeps it (its indices' joint reading; of
+    as sure, the one with more indices); at the others that card is ruled out, and their readings
+    of the rest weigh the more (renormalised), so each takes its next likeliest card, or none."""
     probs = probs.copy()
     while True:
         moved = False
@@ -128,7 +128,7 @@ def _each_card_once(xyxy: np.ndarray, probs: np.ndarray, none: list[int], best: 
                     moved = True
         if not moved:
             return probs, best, is_card
-        probs /= probs.sum(axis=1, keepdims=True)
+        probs /= np.maximum(probs.sum(axis=1, keepdims=True), 1e-12)
         card_probs = probs.copy()
         card_probs[:, none] = 0
         best = card_probs.argmax(axis=1)
