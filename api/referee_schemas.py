@@ -40,6 +40,7 @@ from scorer.referee import (
     ShowOutcome,
     TableCount,
     TableError,
+    check_game,
     hand_of,
     opponents,
     rule_show,
@@ -219,8 +220,10 @@ class RefereeRequest:
 
 
 def _check_table(request: RefereeRequest) -> None:
-    if request.game not in GAMES:
-        raise RefereeInputError(f"a game is to 121 or 61 points, not {request.game}")
+    try:
+        check_game(request.game)  # the scorer's rule, checked before the photo is read
+    except TableError as exc:
+        raise RefereeInputError(str(exc)) from None
     if request.five_card and request.players != 2:
         raise RefereeInputError(f"five-card cribbage is a two-player game, not {request.players}")
     if request.seat not in seats(request.players):

@@ -31,8 +31,8 @@ from scorer.show import ScoreItem, Show, hand_size, score_show
 __all__ = [
     "CRIB", "DEALER", "DEALERS_PARTNER", "GAMES", "HIS_HEELS", "NAMES", "PONE", "PONES_PARTNER", "SECOND",
     "CallError", "HouseRules", "MugginsCall", "Role", "Ruling", "RulingKind", "ShowOutcome", "TableCount",
-    "TableError", "hand_of", "opponents", "rule_claim", "rule_show", "score_table", "seats", "show_order",
-    "side_of", "sides",
+    "TableError", "check_game", "hand_of", "opponents", "rule_claim", "rule_show", "score_table", "seats",
+    "show_order", "side_of", "sides",
 ]
 
 Role = str
@@ -515,6 +515,12 @@ def _calls_by_role(
     return by_role
 
 
+def check_game(game: int) -> None:
+    """Raises :class:`TableError` unless ``game`` is one of :data:`GAMES`."""
+    if game not in GAMES:
+        raise TableError(f"a game is to {' or '.join(map(str, GAMES))} points, not {game!r}")
+
+
 def rule_show(
     table: TableCount,
     claims: Mapping[Role, int],
@@ -536,8 +542,7 @@ def rule_show(
     >>> outcome.winner, outcome.ended_at, outcome.not_counted
     ('pone', 'pone', ('dealer', 'crib'))
     """
-    if game not in GAMES:
-        raise TableError(f"a game is to 121 or 61 points, not {game!r}")
+    check_game(game)
     for role in claims:
         side_of(role, table.players)
     called = _calls_by_role(calls, claims, table.players)

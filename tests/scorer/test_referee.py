@@ -256,6 +256,11 @@ def test_a_claim_on_an_unknown_role_is_a_clear_error() -> None:
         rule_claim(table(), "north", 5)
 
 
+def test_a_game_is_to_121_or_61() -> None:
+    with pytest.raises(TableError, match="a game is to 121 or 61 points, not 100"):
+        rule_show(table(), {}, game=100)
+
+
 def test_a_claim_out_of_range_is_a_clear_error() -> None:
     with pytest.raises(InvalidClaimError, match="a claim is a whole number from 0 to 29"):
         rule_claim(table(), "pone", 30)
