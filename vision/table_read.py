@@ -23,7 +23,7 @@ from vision.pipeline import Recognizer, default_recognizer
 from vision.table import TableLayout, find_groups, table_cards
 
 __all__ = [
-    "CLOSER_DETECTOR_PX", "TableReading", "as_table", "closer_reader", "combined", "in_doubt",
+    "CLOSER_DETECTOR_PX", "TableReading", "closer_reader", "combined", "in_doubt",
     "least_sure_aside", "read_table", "read_table_cards", "read_table_photo", "table_cards", "table_reader",
 ]
 
@@ -73,14 +73,6 @@ first look read short or wrong (14 cards missed or misread), alone it missed or 
 1024 px, 12); combined with the first look it took the renders a person could read whole from 88%
 to 91% cards right (docs/experiments/51-whole-table.md)."""
 
-def as_table(detections: Detections, players: int, *, five_card: bool = False) -> Detections:
-    """A whole-table photo's cards (read told the table's number) as the table holds them: those
-    beyond its number set aside (:func:`least_sure_aside`). Each card's box is already round its
-    own corners: the table's reading takes indices read alike as one card only within a card's
-    reach of each other (:attr:`~vision.config.RecognizerConfig.corners_apart`)."""
-    kept, _ = least_sure_aside(detections, table_cards(players, five_card=five_card))
-    return kept
-
 
 def in_doubt(cards: Detections, number: int) -> bool:
     """Whether a table's reading calls for the closer look: not the table's ``number`` of cards (short,
@@ -125,17 +117,19 @@ def combined(closer: Detections, coarse: Detections, number: int) -> Detections:
 def read_table_cards(photo: Photo, players: int, *, five_card: bool = False,
                      reader: Recognizer | None = None) -> Detections:
     """The cards of a decoded whole-table photo, read by ``reader`` (a :func:`table_reader`) told the
-    table's number, so that cards short of the line make up a number short (:func:`as_table`). A
-    reading :func:`in_doubt` (short, a card too many, or one to check) is read again closer, at full
-    size (:func:`closer_reader`), and the two readings :func:`combined`."""
+    table's number, so that cards short of the line make up a number short, and those beyond it are
+    set aside (:func:`least_sure_aside`). A reading :func:`in_doubt` (short, a card too many, or one to
+    check) is read again closer, at full size (:func:`closer_reader`), and the two readings
+    :func:`combined`. Each card's box is round its own corners: the table's settings take indices read
+    alike as one card only within a card's reach (:attr:`~vision.config.RecognizerConfig.corners_apart`)."""
     reader = reader or table_reader()
     number = table_cards(players, five_card=five_card)
     read = reader.recognize_photo(photo, Expected(number))
-    cards = as_table(read, players, five_card=five_card)
+    cards, _ = least_sure_aside(read, number)
     if photo.finer is None or not in_doubt(read, number):
         return cards
     closer = closer_reader(reader).recognize_photo(photo.finer(), Expected(number))
-    return as_table(combined(closer, cards, number), players, five_card=five_card)
+    return least_sure_aside(combined(closer, cards, number), number)[0]
 
 
 def read_table_photo(photo: Photo, players: int, *, five_card: bool = False,
